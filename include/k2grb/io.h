@@ -1,0 +1,51 @@
+// k2grb/io.h: graph files in and out (Matrix Market, edge lists, METIS, BVGraph, .gz).
+// SPDX-License-Identifier: Apache-2.0
+//
+// Readers produce K2_Edges, a plain list of (row, column) pairs with 32-bit indices, which
+// K2_Matrix_build_32 turns into a tree; K2_Matrix_read does both. Every reader reports bad input
+// with a GrB_Info code and a message naming the file and the line (or bit offset), and returns
+// nothing half-built.
+#ifndef K2GRB_IO_H
+#define K2GRB_IO_H
+
+#ifndef K2GRB_H
+#error "include <k2grb.h>"
+#endif
+
+// A list of edges (the pattern of a matrix). I and J are malloc'd; K2_Edges_free frees them.
+typedef struct {
+  GrB_Index nrows, ncols;  // shape (<= 2^32 each)
+  GrB_Index nvals;         // number of pairs (duplicates possible until built)
+  GrB_Index capacity;      // allocated pairs
+  uint32_t *I, *J;
+} K2_Edges;
+
+void K2_Edges_free(K2_Edges *E);
+
+typedef enum {
+  K2_FORMAT_AUTO = 0,      // from the file name (and the first line)
+  K2_FORMAT_MATRIX_MARKET, // .mtx
+  K2_FORMAT_EDGE_LIST,     // SNAP-style "u v" lines, '#'/'%' comments; "u,v" with a header line
+  K2_FORMAT_METIS,         // .graph (text, METIS adjacency)
+  K2_FORMAT_BVGRAPH,       // LAW WebGraph: basename of .graph + .properties (+ .offsets)
+  K2_FORMAT_K2             // a .k2 file (K2_Matrix_save)
+} K2_FileFormat;
+
+typedef struct {
+  K2_FileFormat format;    // AUTO by default
+  bool symmetrize;         // add (j, i) for every (i, j)
+  bool transpose;          // swap rows and columns
+  bool drop_self_loops;    // remove (i, i)
+  bool remap_ids;          // edge lists: renumber the ids that occur densely (in order of size)
+} K2_ReadOptions;
+
+void K2_ReadOptions_default(K2_ReadOptions *opt);
+
+// Read a graph file into an edge list (opt may be NULL: defaults).
+GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
+// The LAW BVGraph reader (basename without .graph/.properties).
+GrB_Info K2_Edges_readBVGraph(K2_Edges *E, const char *basename, const K2_ReadOptions *opt);
+// Read a graph file straight into a new K2_Matrix (any format, .k2 included).
+GrB_Info K2_Matrix_read(K2_Matrix *A, const char *path, const K2_ReadOptions *opt);
+
+#endif

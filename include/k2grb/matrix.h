@@ -1,0 +1,151 @@
+// k2grb/matrix.h: the K2_Matrix object (a Boolean matrix stored as a k²-tree).
+// SPDX-License-Identifier: Apache-2.0
+//
+// A K2_Matrix is an opaque handle. Its pattern is a Boolean matrix of up to 2^32 x 2^32; every
+// entry carries the same value, the matrix's edge weight (an iso value, 1 by default). The tree
+// is immutable once assembled: setElement/removeElement queue pending edits that the next
+// operation assembles, as GraphBLAS does with pending tuples.
+#ifndef K2GRB_MATRIX_H
+#define K2GRB_MATRIX_H
+
+#ifndef K2GRB_H
+#error "include <k2grb.h>"
+#endif
+
+typedef struct K2_Matrix_opaque *K2_Matrix;
+
+// Largest dimension: row and column indices must fit in 32 bits (64-bit Morton codes).
+#define K2_INDEX_MAX ((GrB_Index)1 << 32)
+
+//==============================================================================================
+// library
+//==============================================================================================
+
+// Initialize k2grb (and SuiteSparse:GraphBLAS in non-blocking mode if the caller has not).
+// Safe to call more than once; K2_finalize undoes the last call.
+GrB_Info K2_init(void);
+GrB_Info K2_finalize(void);
+
+// Last error message of the library (thread-local; never NULL).
+const char *K2_error_string(void);
+
+//==============================================================================================
+// format options, fixed when a tree is built
+//==============================================================================================
+
+typedef struct {
+  uint32_t leaf_log;        // leaves are 2^leaf_log x 2^leaf_log cells: 1 (2x2), 2 (4x4), 3 (8x8)
+  uint32_t directory_log;   // a directory sample every 2^directory_log nodes (default 8: S = 256)
+  uint32_t top_max_log;     // top level = deepest level with at most 2^top_max_log nodes (16)
+  bool cache_frontier;      // keep Morton codes of the last internal level (k²+F)
+} K2_Format;
+
+// The defaults: 2x2 leaves, S = 256, top <= 2^16 nodes, no cached frontier.
+void K2_Format_default(K2_Format *fmt);
+
+//==============================================================================================
+// construction and lifetime
+//==============================================================================================
+
+// An empty nrows x ncols matrix (both <= 2^32).
+GrB_Info K2_Matrix_new(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols);
+// Like K2_Matrix_new with explicit format options (NULL: the defaults).
+GrB_Info K2_Matrix_new_format(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols, const K2_Format *fmt);
+// Frees the matrix and sets *A to NULL. Accepts NULL and *A == NULL.
+GrB_Info K2_Matrix_free(K2_Matrix *A);
+
+// Replace the pattern of A by the entries (I[k], J[k]), k < nvals: unsorted, duplicates merged,
+// self-loops kept. On error A is unchanged. Parallel (OpenMP).
+GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, GrB_Index nvals);
+GrB_Info K2_Matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, GrB_Index nvals);
+// GraphBLAS-shaped name: 64-bit indices (GrB_Index).
+GrB_Info K2_Matrix_build(K2_Matrix A, const GrB_Index *I, const GrB_Index *J, GrB_Index nvals);
+
+// A new K2_Matrix with the pattern of G (explicit zeros are entries, as in GraphBLAS).
+GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G);
+// A new GrB_Matrix of type GrB_BOOL (iso true, or the edge weight as FP64 if type is GrB_FP64...)
+// holding the pattern of A; `type` NULL means GrB_BOOL. Entries carry the edge weight cast to type.
+GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type);
+
+GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A);
+
+//==============================================================================================
+// queries
+//==============================================================================================
+
+GrB_Info K2_Matrix_nrows(GrB_Index *nrows, K2_Matrix A);
+GrB_Info K2_Matrix_ncols(GrB_Index *ncols, K2_Matrix A);
+GrB_Info K2_Matrix_nvals(GrB_Index *nvals, K2_Matrix A);
+
+// All entries in row-major order (as GraphBLAS returns them). *nvals holds the capacity of I and
+// J on input (GrB_INSUFFICIENT_SPACE if too small) and the count on output. I or J may be NULL.
+GrB_Info K2_Matrix_extractTuples(GrB_Index *I, GrB_Index *J, GrB_Index *nvals, K2_Matrix A);
+GrB_Info K2_Matrix_extractTuples_32(uint32_t *I, uint32_t *J, GrB_Index *nvals, K2_Matrix A);
+
+// GrB_SUCCESS and *present = true if A(i,j) is an entry; GrB_INVALID_INDEX if out of range.
+GrB_Info K2_Matrix_isEntry(bool *present, K2_Matrix A, GrB_Index i, GrB_Index j);
+// GraphBLAS-shaped: GrB_SUCCESS with *x = the edge weight, or GrB_NO_VALUE if absent.
+GrB_Info K2_Matrix_extractElement_BOOL(bool *x, K2_Matrix A, GrB_Index i, GrB_Index j);
+GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_Index j);
+
+// Direct and reverse neighbour queries: the columns of row i (ascending), the rows of column j
+// (ascending). *count holds the capacity on input and the number found on output; with
+// out == NULL only the count is returned.
+GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i);
+GrB_Info K2_Matrix_colNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index j);
+
+// *equal = same dimensions and same pattern (the edge weight is compared too).
+GrB_Info K2_Matrix_isEqual(bool *equal, K2_Matrix A, K2_Matrix B);
+
+// The per-matrix edge weight (iso value), default 1.
+GrB_Info K2_Matrix_setEdgeWeight(K2_Matrix A, double w);
+GrB_Info K2_Matrix_getEdgeWeight(double *w, K2_Matrix A);
+
+// Pending edits: assembled into the tree by the next operation that reads A (or K2_Matrix_wait).
+GrB_Info K2_Matrix_setElement(K2_Matrix A, GrB_Index i, GrB_Index j);
+GrB_Info K2_Matrix_removeElement(K2_Matrix A, GrB_Index i, GrB_Index j);
+GrB_Info K2_Matrix_wait(K2_Matrix A);
+
+// Last error message on A (like GrB_error); never NULL, "" when none.
+GrB_Info K2_Matrix_error(const char **message, K2_Matrix A);
+
+//==============================================================================================
+// memory accounting (exact bytes held, per part)
+//==============================================================================================
+
+typedef struct {
+  uint64_t tree;        // internal signatures + leaves + per-level offsets
+  uint64_t directory;   // sampled first-child offsets
+  uint64_t top;         // Morton codes of the top level
+  uint64_t frontier;    // cached Morton codes of the last internal level (0 if not cached)
+  uint64_t pending;     // queued setElement/removeElement edits
+  uint64_t cache;       // cached GrB_Matrix of the bridge and other derived data
+  uint64_t total;       // everything above plus the object header
+  // shape of the tree, for reports
+  uint32_t levels;      // internal levels (the leaf level not counted)
+  uint32_t leaf_log;
+  uint64_t internal_nodes;
+  uint64_t leaves;
+} K2_MemoryUsage;
+
+GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *usage, K2_Matrix A);
+
+// Bytes of a CSR of A with 64-bit row pointers and 32-bit column indices, with FP32 values
+// (values = true) or without (a Boolean CSR).
+uint64_t K2_csr_bytes(GrB_Index nrows, GrB_Index nvals, bool values);
+
+//==============================================================================================
+// serialization: the .k2 format (docs/k2-format.md)
+//==============================================================================================
+
+// Bytes needed by K2_Matrix_serialize.
+GrB_Info K2_Matrix_serializeSize(GrB_Index *size, K2_Matrix A);
+// Writes the .k2 image of A into blob[0 .. *size); *size holds the capacity on input.
+GrB_Info K2_Matrix_serialize(void *blob, GrB_Index *size, K2_Matrix A);
+// A new matrix from a .k2 image, fully validated (checksums, structure).
+GrB_Info K2_Matrix_deserialize(K2_Matrix *A, const void *blob, GrB_Index size);
+// Save to / load from a file (load maps the file and validates it).
+GrB_Info K2_Matrix_save(K2_Matrix A, const char *path);
+GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path);
+
+#endif

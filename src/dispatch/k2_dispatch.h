@@ -1,0 +1,18 @@
+// k2_dispatch.h: choose an engine for a product and run it (internal).
+// SPDX-License-Identifier: Apache-2.0
+//
+// The public API and the bridge call k2_dispatch_product; it assembles pending edits, takes a
+// view of the tree and tries the engines in order (CUDA when selected or AUTO with a device,
+// then OpenMP, with the reference engine on request), honouring strict mode.
+#ifndef K2_DISPATCH_H
+#define K2_DISPATCH_H
+
+#include <k2grb.h>
+
+#include "dispatch/k2_kernels.h"
+
+// Run P on A. The caller fills every field of P but the view. Returns GrB_SUCCESS or an error
+// (never K2_DECLINED). Records which engine ran (K2_last_engine).
+GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P);
+
+#endif

@@ -1,0 +1,79 @@
+// k2_kernels.h: the product kernel, declared once for every engine.
+// SPDX-License-Identifier: Apache-2.0
+//
+// One product description covers every native semiring: A is Boolean with one edge weight w,
+// so the multiply of an entry A(r,c) with a vector entry x_s (s = c for a right product, r for
+// a left one) only depends on x_s, w and s. The monoid folds the contributions into y.
+// The bridge (src/bridge) maps GraphBLAS semirings, types and masks onto this; the engines
+// (src/cpu reference and OpenMP, src/cuda) implement it with identical results (bit-exact except
+// the order of floating-point sums). Plain C: the CUDA gateway includes it.
+#ifndef K2_KERNELS_H
+#define K2_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "matrix/k2_view.h"
+
+// Value type of x and y (the semiring's type; the caller typecasts). BOOL is one byte, 0 or 1.
+typedef enum { K2_T_BOOL = 0, K2_T_INT32, K2_T_INT64, K2_T_FP32, K2_T_FP64, K2_T_COUNT } k2_type;
+
+typedef enum {
+  K2_MON_PLUS = 0,
+  K2_MON_MIN,
+  K2_MON_MAX,
+  K2_MON_LOR,  // BOOL only
+  K2_MON_ANY,  // any one contribution (engines may pick any; results are checked for validity)
+  K2_MON_COUNT
+} k2_monoid;
+
+typedef enum {
+  K2_MUL_X = 0,      // x_s            (SECOND in mxv, FIRST in vxm, LAND on BOOL with w true)
+  K2_MUL_X_TIMES_W,  // x_s * w        (TIMES)
+  K2_MUL_X_PLUS_W,   // x_s + w        (PLUS: the tropical semiring, w = edge length)
+  K2_MUL_CONST,      // w              (PAIR/ONEB with w = 1; FIRST in mxv: the edge weight)
+  K2_MUL_INDEX,      // s + index_base (SECONDI, FIRSTJ: base 0; SECONDI1: base 1)
+  K2_MUL_COUNT
+} k2_mult;
+
+typedef struct {
+  k2_type type;
+  k2_monoid monoid;
+  k2_mult mult;
+  double w;                  // the constant of the multiply, cast to `type` by the engine
+  int64_t index_base;        // for K2_MUL_INDEX
+  bool left;                 // false: y = A x (y has nrows), true: y' = x' A (y has ncols)
+  uint32_t batch;            // B >= 1 vectors; X and Y are row-major (entry i of vector b at i*B+b)
+  const void *x;             // input, (left ? nrows : ncols) * B values of `type`
+  const uint8_t *x_present;  // NULL (all present) or one byte per x value: nonzero = present
+  void *y;                   // output, (left ? ncols : nrows) * B values, set by the engine:
+                             // monoid identity where nothing contributes
+  uint8_t *y_present;        // NULL or one byte per y value, set to 1 iff something contributed
+  const uint8_t *y_skip;     // NULL or one byte per y value: nonzero = not needed (masked out);
+                             // engines may leave such entries at the identity / absent
+} k2_product;
+
+// Size in bytes of one value of a type.
+static inline uint32_t k2_type_size(k2_type t) {
+  static const uint32_t size[K2_T_COUNT] = {1, 4, 8, 4, 8};
+  return size[t];
+}
+
+// Engines return GrB_Info values (as int, to keep this header free of GraphBLAS.h):
+// 0 on success, K2_DECLINED when the engine cannot run this product (the dispatcher tries the
+// next engine), or a GrB_Info error code.
+#define K2_DECLINED 7101
+
+// Every engine implements exactly this signature.
+#define K2_DECLARE_PRODUCT(engine) \
+  int k2_##engine##_product(const k2_view *A, const k2_product *P)
+
+K2_DECLARE_PRODUCT(ref);   // src/cpu: sequential, obviously correct; the oracle
+K2_DECLARE_PRODUCT(omp);   // src/cpu: OpenMP, the fast CPU path
+K2_DECLARE_PRODUCT(cuda);  // src/cuda (via k2_cuda_gateway.h); declines without a device
+
+// Checks shared by all engines: supported (type, monoid, mult) combination. Returns true if
+// the combination is meaningful (e.g. LOR only on BOOL, INDEX not on BOOL).
+bool k2_product_supported(const k2_product *P);
+
+#endif

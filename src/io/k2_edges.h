@@ -1,0 +1,15 @@
+// k2_edges.h: helpers shared by the readers and generators (internal).
+// SPDX-License-Identifier: Apache-2.0
+#ifndef K2_EDGES_H
+#define K2_EDGES_H
+
+#include <k2grb.h>
+
+// Append a pair, growing the arrays geometrically. GrB_OUT_OF_MEMORY on failure.
+GrB_Info k2_edges_push(K2_Edges *E, uint32_t i, uint32_t j);
+// Reserve room for n more pairs.
+GrB_Info k2_edges_reserve(K2_Edges *E, uint64_t n);
+// Apply symmetrize / transpose / drop_self_loops in place (after the shape is known).
+GrB_Info k2_edges_apply_options(K2_Edges *E, const K2_ReadOptions *opt);
+
+#endif

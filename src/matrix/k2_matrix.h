@@ -1,0 +1,103 @@
+// k2_matrix.h: the K2_Matrix object behind the public handle (internal).
+// SPDX-License-Identifier: Apache-2.0
+//
+// The object owns the tree arrays (or borrows them from a mapped .k2 file), the pending edits,
+// and caches derived from the tree (the bridge's GrB_Matrix, the CUDA residency). The tree is
+// read-only after assembly, so products from several threads only take `lock` to assemble
+// pending edits or fill a cache.
+#ifndef K2_MATRIX_H
+#define K2_MATRIX_H
+
+#include <pthread.h>
+
+#include <k2grb.h>
+
+#include "matrix/k2_view.h"
+
+#define K2_MAGIC_LIVE UINT64_C(0x6b32677262214c56)   // "k2grb!LV"
+#define K2_MAGIC_FREED UINT64_C(0x6b32677262214652)  // "k2grb!FR"
+
+// The tree arrays: everything a view points to. Owned (malloc) or borrowed (mapped file).
+typedef struct {
+  uint64_t nrows, ncols, nvals;
+  uint32_t side_log, levels, leaf_log;
+  uint64_t n_internal, n_leaves;
+  uint64_t *sig;            // ceil(n_internal / 16) words
+  uint64_t *leaves;         // ceil(n_leaves * leaf_bits / 64) words
+  uint64_t *level_start;    // levels + 2
+  uint32_t dir_log;
+  uint64_t dir_len;
+  uint64_t *dir;
+  uint32_t top_level;
+  uint64_t top_count;
+  uint64_t *top_codes;
+  uint64_t *frontier_codes; // NULL unless cached
+  bool borrowed;            // arrays point into `map` and must not be freed one by one
+  void *map;                // mmap'd file (or NULL)
+  size_t map_len;
+} k2_tree;
+
+typedef struct {
+  uint64_t i, j;
+  bool insert;  // true: setElement, false: removeElement
+} k2_pending_edit;
+
+struct K2_Matrix_opaque {
+  uint64_t magic;
+  K2_Format fmt;
+  double weight;            // edge weight (iso value)
+  k2_tree tree;
+  // pending edits, in call order
+  k2_pending_edit *pending;
+  uint64_t n_pending, cap_pending;
+  // caches
+  pthread_mutex_t lock;
+  GrB_Matrix grb_cache;     // the bridge's materialized GrB_Matrix (NULL if none)
+  void *device;             // CUDA residency (src/cuda), NULL if none
+  char error[256];          // last error on this object
+};
+
+// ---- tree arrays (src/matrix/k2_tree.c) ----------------------------------------------------
+
+// Sizes in words of the arrays of a tree.
+uint64_t k2_tree_sig_words(const k2_tree *t);
+uint64_t k2_tree_leaf_words(const k2_tree *t);
+// Free the arrays (or unmap) and zero the struct (shape kept).
+void k2_tree_clear(k2_tree *t);
+// Padded side exponent for a shape and leaf size: at least leaf_log + 1 (one internal level).
+uint32_t k2_tree_side_log(uint64_t nrows, uint64_t ncols, uint32_t leaf_log);
+// Directory, top level and (optionally) frontier from sig/leaves/level_start. Allocates.
+GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool frontier);
+// A view for the engines.
+void k2_tree_view(k2_view *v, const k2_tree *t, double weight);
+// Deep copy.
+GrB_Info k2_tree_copy(k2_tree *dst, const k2_tree *src);
+// Check every structural invariant (used after loading a file). Returns GrB_INVALID_OBJECT
+// with a message naming the first violation.
+GrB_Info k2_tree_check(const k2_tree *t);
+
+// ---- construction (src/matrix/k2_build.c) --------------------------------------------------
+
+// Build the tree of the entries (I[k], J[k]) (32-bit indices, < nrows / ncols, unchecked).
+GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Format *fmt,
+                       const uint32_t *I, const uint32_t *J, uint64_t nvals);
+
+// ---- object helpers (src/matrix/k2_matrix.c) -----------------------------------------------
+
+// Validate a handle: GrB_NULL_POINTER, GrB_UNINITIALIZED_OBJECT (freed/garbage) or success.
+GrB_Info k2_matrix_check(K2_Matrix A, const char *where);
+// Assemble pending edits (takes the lock). Every reader calls it first.
+GrB_Info k2_matrix_wait(K2_Matrix A);
+// Drop caches derived from the tree (after the tree changes).
+void k2_matrix_invalidate(K2_Matrix A);
+// Allocate an empty object.
+GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_Format *fmt);
+
+// Record an error on A and the thread; returns info.
+#define K2_MATRIX_FAIL(A, info, ...) \
+  return k2_error_set_obj((A) ? (A)->error : NULL, sizeof((A)->error), (info), __VA_ARGS__)
+
+// Hook for the CUDA engine: frees the device copy of a matrix (set by src/cuda, may be NULL).
+extern void (*k2_device_release_hook)(void *device);
+
+#endif

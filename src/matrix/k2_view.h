@@ -1,0 +1,93 @@
+// k2_view.h: the plain view of a k²-tree that every engine receives.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Engines (reference, OpenMP, CUDA) never see the public K2_Matrix handle: they get this struct
+// of sizes and pointers. Plain C, no GraphBLAS types, so the CUDA gateway can include it.
+//
+// Layout (k = 2):
+//  * The matrix is padded to side 2^side_log (>= 2 leaf sides); padding costs nothing.
+//  * Internal nodes, levels 0 (root) .. levels-1, one 4-bit signature each, in level order,
+//    packed 16 per 64-bit word in `sig` (nibble p at bits 4*(p%16) of word p/16). Bit b of a
+//    signature says child quadrant b is non-empty, b = 2*b1 + b0, b1 = lower half of the rows,
+//    b0 = right half of the columns.
+//  * Nodes are numbered in level order: the root is 0, internal nodes are 0 .. n_internal-1,
+//    leaves are n_internal .. n_internal + n_leaves - 1 (level `levels`). The children of the
+//    internal node p are the nodes first_child(p) .. first_child(p) + popcount(sig_p) - 1, with
+//    first_child(p) = 1 + sum_{q<p} popcount(sig_q).
+//  * Leaves are 2^leaf_log x 2^leaf_log bitmaps of leaf_bits = 4^leaf_log bits, packed in
+//    `leaves` (leaf q at bit q*leaf_bits); cell (r, c) of a leaf is bit r * 2^leaf_log + c. For
+//    2x2 leaves this is the quadrant numbering of the internal signatures.
+//  * level_start[t] = number of the first node of level t, t = 0 .. levels+1 (level_start[levels]
+//    = n_internal = first leaf, level_start[levels+1] = total nodes).
+//  * dir[k] = first_child(k * 2^dir_log): the sampled directory of child offsets.
+//  * top_codes: Morton codes of the nodes of level top_level (the deepest with at most 2^16
+//    nodes), in level order; a code at level t has 2t bits (row bit above column bit per level).
+//  * frontier_codes: optional Morton codes of level levels-1 (NULL when not cached).
+// An empty matrix has no nodes at all (level_start all zero).
+#ifndef K2_VIEW_H
+#define K2_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+  uint64_t nrows, ncols;          // logical shape
+  uint32_t side_log;              // padded side = 2^side_log
+  uint32_t levels;                // internal levels: side_log - leaf_log
+  uint32_t leaf_log;              // leaf side = 2^leaf_log
+  uint32_t leaf_bits;             // 4^leaf_log
+  uint64_t n_internal, n_leaves;
+  const uint64_t *sig;            // internal signatures, nibbles
+  const uint64_t *leaves;         // leaf bitmaps
+  const uint64_t *level_start;    // levels + 2 entries
+  uint32_t dir_log;               // directory sample every 2^dir_log internal nodes
+  uint64_t dir_len;               // entries in dir
+  const uint64_t *dir;
+  uint32_t top_level;             // level of top_codes
+  uint64_t top_count;             // nodes in the top level
+  const uint64_t *top_codes;
+  const uint64_t *frontier_codes; // codes of level levels-1, or NULL
+  double weight;                  // the edge weight (iso value)
+} k2_view;
+
+// 4-bit signature of internal node p.
+static inline unsigned k2_view_sig(const k2_view *v, uint64_t p) {
+  return (unsigned)((v->sig[p >> 4] >> ((p & 15) * 4)) & 15u);
+}
+
+// Bitmap of leaf q (0-based among leaves), leaf_bits wide (<= 64).
+static inline uint64_t k2_view_leaf(const k2_view *v, uint64_t q) {
+  uint64_t bit = q * v->leaf_bits;
+  if (v->leaf_bits == 64) return v->leaves[q];
+  return (v->leaves[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << v->leaf_bits) - 1);
+}
+
+// Morton codes interleave row and column bits, row bit above column bit at every level.
+static inline uint64_t k2_morton_compact(uint64_t x) {
+  x &= UINT64_C(0x5555555555555555);
+  x = (x | (x >> 1)) & UINT64_C(0x3333333333333333);
+  x = (x | (x >> 2)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+  x = (x | (x >> 4)) & UINT64_C(0x00FF00FF00FF00FF);
+  x = (x | (x >> 8)) & UINT64_C(0x0000FFFF0000FFFF);
+  x = (x | (x >> 16)) & UINT64_C(0x00000000FFFFFFFF);
+  return x;
+}
+static inline uint64_t k2_morton_spread(uint64_t x) {
+  x &= UINT64_C(0x00000000FFFFFFFF);
+  x = (x | (x << 16)) & UINT64_C(0x0000FFFF0000FFFF);
+  x = (x | (x << 8)) & UINT64_C(0x00FF00FF00FF00FF);
+  x = (x | (x << 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+  x = (x | (x << 2)) & UINT64_C(0x3333333333333333);
+  x = (x | (x << 1)) & UINT64_C(0x5555555555555555);
+  return x;
+}
+static inline uint64_t k2_morton_encode(uint64_t row, uint64_t col) {
+  return (k2_morton_spread(row) << 1) | k2_morton_spread(col);
+}
+// Row and column of a code: for a node of level t these are its block coordinates (t bits each).
+static inline void k2_morton_split(uint64_t code, uint64_t *row, uint64_t *col) {
+  *row = k2_morton_compact(code >> 1);
+  *col = k2_morton_compact(code);
+}
+
+#endif

@@ -1,0 +1,27 @@
+// k2_test.c: shared helpers of the test programs.
+// SPDX-License-Identifier: Apache-2.0
+#include "k2_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+const char *k2_test_data_path(const char *relative) {
+  static _Thread_local char path[4096];
+  const char *root = getenv("K2GRB_DATA_DIR");
+  if (root == NULL) root = K2_DATA_DIR;
+  snprintf(path, sizeof path, "%s/%s", root, relative);
+  struct stat st;
+  if (stat(path, &st) != 0) return NULL;
+  return path;
+}
+
+int k2_test_setup(void **state) {
+  (void)state;
+  return K2_init() == GrB_SUCCESS ? 0 : -1;
+}
+
+int k2_test_teardown(void **state) {
+  (void)state;
+  return K2_finalize() == GrB_SUCCESS ? 0 : -1;
+}
