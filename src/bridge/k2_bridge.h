@@ -1,0 +1,45 @@
+// k2_bridge.h: shared pieces of the GraphBLAS bridge (internal).
+// SPDX-License-Identifier: Apache-2.0
+#ifndef K2_BRIDGE_H
+#define K2_BRIDGE_H
+
+#include <k2grb.h>
+
+#include "dispatch/k2_kernels.h"
+
+// Settings (src/bridge/k2_settings.c).
+bool k2_bridge_burble(void);
+bool k2_bridge_cache_enabled(void);
+bool k2_bridge_force_fallback(void);
+void k2_bridge_set_path(K2_Path path);
+// One burble line on stderr: "k2grb: <fn>: <path>: <details>".
+void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// The materialized GrB_Matrix of A (src/bridge/k2_grb_convert.c): the cached one, or with
+// caching off a new one that the caller frees (*temporary = true).
+GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A);
+
+// The GrB_Type A materializes as: BOOL for weight 1, else FP64.
+GrB_Type k2_bridge_grb_type(double weight);
+
+// The predefined descriptor with these output/mask settings and no transpose (NULL = default).
+GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure);
+
+// Read replace / mask / transpose settings of a descriptor (NULL = defaults).
+GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
+                             bool *tran0, bool *tran1);
+
+// True for the eleven real built-in types (not complex, not user-defined).
+bool k2_bridge_real_type(GrB_Type t);
+
+// Vector u as a dense array of type t plus presence bytes (NULL when u is full). With
+// values == false only the pattern is read (*x = NULL). Arrays are malloc'd.
+GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, GrB_Vector u, k2_type t,
+                                bool values);
+
+// Bytes per entry, 1 = skip (masked out), from a mask of length n (NULL when nothing to skip).
+GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
+                                  bool structure);
+
+#endif

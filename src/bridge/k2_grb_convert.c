@@ -1,0 +1,223 @@
+// k2_grb_convert.c: K2_Matrix <-> GrB_Matrix, and the per-matrix cached GrB_Matrix.
+// SPDX-License-Identifier: Apache-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/k2_bridge.h"
+#include "matrix/k2_matrix.h"
+#include "util/k2_error.h"
+
+GrB_Type k2_bridge_grb_type(double weight) { return weight == 1.0 ? GrB_BOOL : GrB_FP64; }
+
+// *out (GxB_Type_size bytes) = weight cast to `type` with GraphBLAS's own typecast.
+static GrB_Info k2_cast_weight(void *out, GrB_Type type, double weight) {
+  GrB_Scalar s = NULL;
+  GrB_Info info = GrB_Scalar_new(&s, GrB_FP64);
+  if (info == GrB_SUCCESS) info = GrB_Scalar_setElement_FP64(s, weight);
+  if (info == GrB_SUCCESS) {
+    if (type == GrB_BOOL) info = GrB_Scalar_extractElement_BOOL(out, s);
+    else if (type == GrB_INT8) info = GrB_Scalar_extractElement_INT8(out, s);
+    else if (type == GrB_INT16) info = GrB_Scalar_extractElement_INT16(out, s);
+    else if (type == GrB_INT32) info = GrB_Scalar_extractElement_INT32(out, s);
+    else if (type == GrB_INT64) info = GrB_Scalar_extractElement_INT64(out, s);
+    else if (type == GrB_UINT8) info = GrB_Scalar_extractElement_UINT8(out, s);
+    else if (type == GrB_UINT16) info = GrB_Scalar_extractElement_UINT16(out, s);
+    else if (type == GrB_UINT32) info = GrB_Scalar_extractElement_UINT32(out, s);
+    else if (type == GrB_UINT64) info = GrB_Scalar_extractElement_UINT64(out, s);
+    else if (type == GrB_FP32) info = GrB_Scalar_extractElement_FP32(out, s);
+    else if (type == GrB_FP64) info = GrB_Scalar_extractElement_FP64(out, s);
+    else if (type == GxB_FC32) info = GxB_Scalar_extractElement_FC32(out, s);
+    else if (type == GxB_FC64) info = GxB_Scalar_extractElement_FC64(out, s);
+    else info = GrB_DOMAIN_MISMATCH;
+  }
+  GrB_Scalar_free(&s);
+  return info;
+}
+
+GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
+  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_toGrB: G is NULL", __FILE__, __LINE__);
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_toGrB");
+  if (info != GrB_SUCCESS) return info;
+  if (type == NULL) type = GrB_BOOL;
+  size_t tsize = 0;
+  if ((info = GxB_Type_size(&tsize, type)) != GrB_SUCCESS) {
+    K2_MATRIX_FAIL(A, info, "%s:%d: K2_Matrix_toGrB: type is not a valid GrB_Type", __FILE__, __LINE__);
+  }
+  GrB_Index nrows, ncols, nvals;
+  if ((info = K2_Matrix_nrows(&nrows, A)) != GrB_SUCCESS ||
+      (info = K2_Matrix_ncols(&ncols, A)) != GrB_SUCCESS ||
+      (info = K2_Matrix_nvals(&nvals, A)) != GrB_SUCCESS) {
+    return info;
+  }
+  void *Ax = malloc(tsize);
+  if (Ax == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_toGrB: out of memory", __FILE__, __LINE__);
+  if ((info = k2_cast_weight(Ax, type, A->weight)) != GrB_SUCCESS) {
+    free(Ax);
+    K2_MATRIX_FAIL(A, GrB_DOMAIN_MISMATCH,
+                   "%s:%d: K2_Matrix_toGrB: the edge weight cannot be cast to a user-defined type",
+                   __FILE__, __LINE__);
+  }
+
+  // Tuples come in row-major order; CSR (or hypersparse CSR for very sparse shapes) is then
+  // one pass and the column array is handed over as is.
+  GrB_Index cap = nvals > 0 ? nvals : 1;
+  GrB_Index *I = malloc(cap * sizeof(GrB_Index));
+  GrB_Index *J = malloc(cap * sizeof(GrB_Index));
+  GrB_Matrix M = NULL;
+  GrB_Index *Ap = NULL, *Ah = NULL;
+#define K2_FREE_WORK \
+  do { free(I); free(J); free(Ap); free(Ah); free(Ax); GrB_Matrix_free(&M); } while (0)
+  if (I == NULL || J == NULL) {
+    K2_FREE_WORK;
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_toGrB: out of memory", __FILE__, __LINE__);
+  }
+  GrB_Index got = nvals;
+  K2_TRY(K2_Matrix_extractTuples(I, J, &got, A));
+  bool sorted = true;
+  GrB_Index nvec = 0;
+  for (GrB_Index k = 0; k < got; k++) {
+    if (k > 0 && (I[k] < I[k - 1] || (I[k] == I[k - 1] && J[k] <= J[k - 1]))) sorted = false;
+    if (k == 0 || I[k] != I[k - 1]) nvec++;
+  }
+  if (!sorted) {
+    K2_FREE_WORK;
+    K2_MATRIX_FAIL(A, GrB_INVALID_OBJECT,
+                   "%s:%d: K2_Matrix_toGrB: extractTuples did not return row-major order",
+                   __FILE__, __LINE__);
+  }
+  bool hyper = nrows > 1024 && nrows / 16 > nvec;
+  GrB_Index np = hyper ? nvec + 1 : nrows + 1;
+  Ap = malloc(np * sizeof(GrB_Index));
+  if (hyper) Ah = malloc((nvec > 0 ? nvec : 1) * sizeof(GrB_Index));
+  if (Ap == NULL || (hyper && Ah == NULL)) {
+    K2_FREE_WORK;
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_toGrB: out of memory", __FILE__, __LINE__);
+  }
+  if (hyper) {
+    GrB_Index v = 0;
+    for (GrB_Index k = 0; k < got; k++) {
+      if (k == 0 || I[k] != I[k - 1]) {
+        Ah[v] = I[k];
+        Ap[v++] = k;
+      }
+    }
+    Ap[v] = got;
+  } else {
+    memset(Ap, 0, np * sizeof(GrB_Index));
+    for (GrB_Index k = 0; k < got; k++) Ap[I[k] + 1]++;
+    for (GrB_Index r = 0; r < nrows; r++) Ap[r + 1] += Ap[r];
+  }
+  K2_TRY(GrB_Matrix_new(&M, type, nrows, ncols));
+  if (hyper) {
+    info = GxB_Matrix_pack_HyperCSR(M, &Ap, &Ah, &J, &Ax, np * sizeof(GrB_Index),
+                                    (nvec > 0 ? nvec : 1) * sizeof(GrB_Index),
+                                    cap * sizeof(GrB_Index), tsize, true, nvec, false, NULL);
+  } else {
+    info = GxB_Matrix_pack_CSR(M, &Ap, &J, &Ax, np * sizeof(GrB_Index), cap * sizeof(GrB_Index),
+                               tsize, true, false, NULL);
+  }
+  if (info != GrB_SUCCESS) {
+    K2_FREE_WORK;
+    K2_MATRIX_FAIL(A, info, "%s:%d: K2_Matrix_toGrB: GraphBLAS pack failed (%d)", __FILE__,
+                   __LINE__, (int)info);
+  }
+  *G = M;
+  M = NULL;
+  K2_FREE_WORK;
+#undef K2_FREE_WORK
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
+  if (A == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_fromGrB: A is NULL", __FILE__, __LINE__);
+  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_fromGrB: G is NULL", __FILE__, __LINE__);
+  GrB_Index nrows, ncols, nvals;
+  GrB_Info info;
+  if ((info = GrB_Matrix_nvals(&nvals, G)) != GrB_SUCCESS ||
+      (info = GrB_Matrix_nrows(&nrows, G)) != GrB_SUCCESS ||
+      (info = GrB_Matrix_ncols(&ncols, G)) != GrB_SUCCESS) {
+    K2_FAIL(info, "%s:%d: K2_Matrix_fromGrB: G is not a valid GrB_Matrix (%d)", __FILE__,
+            __LINE__, (int)info);
+  }
+  if (nrows > K2_INDEX_MAX || ncols > K2_INDEX_MAX) {
+    K2_FAIL(GrB_INVALID_VALUE, "%s:%d: K2_Matrix_fromGrB: %llu x %llu exceeds 2^32 x 2^32",
+            __FILE__, __LINE__, (unsigned long long)nrows, (unsigned long long)ncols);
+  }
+  GrB_Index cap = nvals > 0 ? nvals : 1;
+  GrB_Index *I = malloc(cap * sizeof(GrB_Index));
+  GrB_Index *J = malloc(cap * sizeof(GrB_Index));
+  K2_Matrix M = NULL;
+#define K2_FREE_WORK do { free(I); free(J); K2_Matrix_free(&M); } while (0)
+  if (I == NULL || J == NULL) {
+    K2_FREE_WORK;
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_fromGrB: out of memory", __FILE__, __LINE__);
+  }
+  // The pattern only (X = NULL); the typed call must still be one GraphBLAS accepts for G's
+  // type: _UDT for user-defined types, any built-in one otherwise.
+  GrB_Index got = nvals;
+  GrB_Type gt = NULL;
+  info = GxB_Matrix_type(&gt, G);
+  if (info == GrB_SUCCESS) {
+    bool builtin = k2_bridge_real_type(gt) || gt == GxB_FC32 || gt == GxB_FC64;
+    info = builtin ? GrB_Matrix_extractTuples_BOOL(I, J, NULL, &got, G)
+                   : GrB_Matrix_extractTuples_UDT(I, J, NULL, &got, G);
+  }
+  if (info != GrB_SUCCESS) {
+    K2_FREE_WORK;
+    K2_FAIL(info, "%s:%d: K2_Matrix_fromGrB: extracting the pattern failed (%d)", __FILE__,
+            __LINE__, (int)info);
+  }
+  K2_TRY(K2_Matrix_new(&M, nrows, ncols));
+  K2_TRY(K2_Matrix_build_64(M, I, J, got));
+  *A = M;
+  M = NULL;
+  K2_FREE_WORK;
+#undef K2_FREE_WORK
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
+  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_getGrB: G is NULL", __FILE__, __LINE__);
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_getGrB");
+  if (info != GrB_SUCCESS) return info;
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  pthread_mutex_lock(&A->lock);
+  GrB_Matrix cached = A->grb_cache;
+  pthread_mutex_unlock(&A->lock);
+  if (cached != NULL) {
+    *G = cached;
+    return GrB_SUCCESS;
+  }
+  // Built outside the lock (the build reads A through calls that take it); a racing thread
+  // may build one too, and the first to store wins.
+  GrB_Matrix M = NULL;
+  if ((info = K2_Matrix_toGrB(&M, A, k2_bridge_grb_type(A->weight))) != GrB_SUCCESS) return info;
+  // finished, so that concurrent GraphBLAS readers never see pending work
+  if ((info = GrB_Matrix_wait(M, GrB_MATERIALIZE)) != GrB_SUCCESS) {
+    GrB_Matrix_free(&M);
+    K2_MATRIX_FAIL(A, info, "%s:%d: K2_Matrix_getGrB: GrB_Matrix_wait failed", __FILE__, __LINE__);
+  }
+  pthread_mutex_lock(&A->lock);
+  if (A->grb_cache == NULL) {
+    A->grb_cache = M;
+    M = NULL;
+  }
+  cached = A->grb_cache;
+  pthread_mutex_unlock(&A->lock);
+  GrB_Matrix_free(&M);
+  *G = cached;
+  return GrB_SUCCESS;
+}
+
+GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A) {
+  *temporary = false;
+  bool have = false;
+  pthread_mutex_lock(&A->lock);
+  have = (A->grb_cache != NULL);
+  pthread_mutex_unlock(&A->lock);
+  if (have || k2_bridge_cache_enabled()) return K2_Matrix_getGrB(G, A);
+  GrB_Info info = k2_matrix_wait(A);
+  if (info == GrB_SUCCESS) info = K2_Matrix_toGrB(G, A, k2_bridge_grb_type(A->weight));
+  if (info == GrB_SUCCESS) *temporary = true;
+  return info;
+}

@@ -1,0 +1,80 @@
+// k2_settings.c: the bridge's global settings, the burble and the last path per thread.
+// SPDX-License-Identifier: Apache-2.0
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/k2_bridge.h"
+
+// -1 = not yet read from the environment
+static atomic_int k2_burble_flag = -1;
+static atomic_bool k2_cache_flag = true;
+static atomic_bool k2_fallback_flag = false;
+static _Thread_local K2_Path k2_last = K2_PATH_NONE;
+
+bool k2_bridge_burble(void) {
+  int b = atomic_load(&k2_burble_flag);
+  if (b < 0) {
+    const char *e = getenv("K2GRB_BURBLE");
+    b = (e != NULL && e[0] != '\0' && strcmp(e, "0") != 0) ? 1 : 0;
+    int expected = -1;
+    atomic_compare_exchange_strong(&k2_burble_flag, &expected, b);
+    b = atomic_load(&k2_burble_flag);
+  }
+  return b == 1;
+}
+
+GrB_Info K2_set_burble(bool enable) {
+  atomic_store(&k2_burble_flag, enable ? 1 : 0);
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_get_burble(bool *enable) {
+  if (enable == NULL) return GrB_NULL_POINTER;
+  *enable = k2_bridge_burble();
+  return GrB_SUCCESS;
+}
+
+bool k2_bridge_cache_enabled(void) { return atomic_load(&k2_cache_flag); }
+
+GrB_Info K2_set_grb_cache(bool enable) {
+  atomic_store(&k2_cache_flag, enable);
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_get_grb_cache(bool *enable) {
+  if (enable == NULL) return GrB_NULL_POINTER;
+  *enable = atomic_load(&k2_cache_flag);
+  return GrB_SUCCESS;
+}
+
+bool k2_bridge_force_fallback(void) { return atomic_load(&k2_fallback_flag); }
+
+GrB_Info K2_set_force_fallback(bool enable) {
+  atomic_store(&k2_fallback_flag, enable);
+  return GrB_SUCCESS;
+}
+
+void k2_bridge_set_path(K2_Path path) { k2_last = path; }
+K2_Path K2_last_path(void) { return k2_last; }
+
+const char *K2_path_name(K2_Path path) {
+  switch (path) {
+    case K2_PATH_NATIVE_CPU: return "native CPU";
+    case K2_PATH_NATIVE_GPU: return "native GPU";
+    case K2_PATH_FALLBACK: return "fallback";
+    default: return "none";
+  }
+}
+
+void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  // one fprintf per line so lines of concurrent products do not interleave
+  fprintf(stderr, "k2grb: %s: %s: %s\n", fn, K2_path_name(path), line);
+}

@@ -1,0 +1,128 @@
+// k2_vector.c: GrB_Vector inputs as dense arrays, masks as skip bytes, descriptors.
+// SPDX-License-Identifier: Apache-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/k2_bridge.h"
+#include "util/k2_error.h"
+
+bool k2_bridge_real_type(GrB_Type t) {
+  return t == GrB_BOOL || t == GrB_INT8 || t == GrB_INT16 || t == GrB_INT32 || t == GrB_INT64 ||
+         t == GrB_UINT8 || t == GrB_UINT16 || t == GrB_UINT32 || t == GrB_UINT64 ||
+         t == GrB_FP32 || t == GrB_FP64;
+}
+
+GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure) {
+  if (!replace) {
+    if (comp) return structure ? GrB_DESC_SC : GrB_DESC_C;
+    return structure ? GrB_DESC_S : NULL;
+  }
+  if (comp) return structure ? GrB_DESC_RSC : GrB_DESC_RC;
+  return structure ? GrB_DESC_RS : GrB_DESC_R;
+}
+
+GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
+                             bool *tran0, bool *tran1) {
+  *replace = *comp = *structure = *tran0 = *tran1 = false;
+  if (desc == NULL) return GrB_SUCCESS;
+  GrB_Desc_Value out, mask, in0, in1;
+  GrB_Info info = GxB_Descriptor_get(&out, desc, GrB_OUTP);
+  if (info == GrB_SUCCESS) info = GxB_Descriptor_get(&mask, desc, GrB_MASK);
+  if (info == GrB_SUCCESS) info = GxB_Descriptor_get(&in0, desc, GrB_INP0);
+  if (info == GrB_SUCCESS) info = GxB_Descriptor_get(&in1, desc, GrB_INP1);
+  if (info != GrB_SUCCESS) {
+    K2_FAIL(info, "%s:%d: desc is not a valid GrB_Descriptor (%d)", __FILE__, __LINE__, (int)info);
+  }
+  *replace = (out == GrB_REPLACE);
+  *comp = ((int)mask & GrB_COMP) != 0;
+  *structure = ((int)mask & GrB_STRUCTURE) != 0;
+  *tran0 = (in0 == GrB_TRAN);
+  *tran1 = (in1 == GrB_TRAN);
+  return GrB_SUCCESS;
+}
+
+// GrB_Vector_extractTuples_<T> for the five engine types: GraphBLAS typecasts for us.
+static GrB_Info k2_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector u, k2_type t) {
+  switch (t) {
+    case K2_T_BOOL: return GrB_Vector_extractTuples_BOOL(I, X, n, u);
+    case K2_T_INT32: return GrB_Vector_extractTuples_INT32(I, X, n, u);
+    case K2_T_INT64: return GrB_Vector_extractTuples_INT64(I, X, n, u);
+    case K2_T_FP32: return GrB_Vector_extractTuples_FP32(I, X, n, u);
+    default: return GrB_Vector_extractTuples_FP64(I, X, n, u);
+  }
+}
+
+GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, GrB_Vector u, k2_type t,
+                                bool values) {
+  *x = NULL;
+  *present = NULL;
+  GrB_Index n, nv;
+  GrB_Info info = GrB_Vector_size(&n, u);
+  if (info == GrB_SUCCESS) info = GrB_Vector_nvals(&nv, u);
+  if (info != GrB_SUCCESS) return info;
+  size_t ts = k2_type_size(t);
+  GrB_Index *I = NULL;
+  void *X = NULL;
+  uint8_t *p = NULL;
+  void *xx = NULL;
+#define K2_FREE_WORK do { free(I); free(X); free(p); free(xx); } while (0)
+  if (values) {
+    xx = malloc((n > 0 ? n : 1) * ts);
+    if (xx == NULL) goto oom;
+  }
+  if (nv == n) {
+    // full: the values come out in index order, straight into the dense array
+    if (values) K2_TRY(k2_extract(NULL, xx, &nv, u, t));
+  } else {
+    p = calloc(n > 0 ? n : 1, 1);
+    I = malloc((nv > 0 ? nv : 1) * sizeof(GrB_Index));
+    if (values) X = malloc((nv > 0 ? nv : 1) * ts);
+    if (p == NULL || I == NULL || (values && X == NULL)) goto oom;
+    K2_TRY(k2_extract(I, X, &nv, u, t));
+    for (GrB_Index k = 0; k < nv; k++) p[I[k]] = 1;
+    if (values) {
+      for (GrB_Index k = 0; k < nv; k++) {
+        memcpy((char *)xx + I[k] * ts, (const char *)X + k * ts, ts);
+      }
+    }
+    free(I);
+    free(X);
+    I = NULL;
+    X = NULL;
+  }
+  *x = xx;
+  *present = p;
+  return GrB_SUCCESS;
+oom:
+  K2_FREE_WORK;
+#undef K2_FREE_WORK
+  K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: out of memory reading a vector of %llu entries", __FILE__,
+          __LINE__, (unsigned long long)n);
+}
+
+GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
+                                  bool structure) {
+  *skip = NULL;
+  GrB_Index nv;
+  GrB_Info info = GrB_Vector_nvals(&nv, mask);
+  if (info != GrB_SUCCESS) return info;
+  uint8_t *s = malloc(n > 0 ? n : 1);
+  GrB_Index *I = malloc((nv > 0 ? nv : 1) * sizeof(GrB_Index));
+  bool *X = structure ? NULL : malloc(nv > 0 ? nv : 1);
+#define K2_FREE_WORK do { free(s); free(I); free(X); } while (0)
+  if (s == NULL || I == NULL || (!structure && X == NULL)) {
+    K2_FREE_WORK;
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: out of memory reading the mask", __FILE__, __LINE__);
+  }
+  K2_TRY(GrB_Vector_extractTuples_BOOL(I, X, &nv, mask));
+  // allowed(i) = m(i) xor comp, m(i) = present (structural) or present and true (valued)
+  memset(s, comp ? 0 : 1, n);
+  for (GrB_Index k = 0; k < nv; k++) {
+    if (structure || X[k]) s[I[k]] = comp ? 1 : 0;
+  }
+  free(I);
+  free(X);
+#undef K2_FREE_WORK
+  *skip = s;
+  return GrB_SUCCESS;
+}

@@ -1,0 +1,58 @@
+// k2_semiring.h: map a GrB_Semiring onto the native product of the engines (internal).
+// SPDX-License-Identifier: Apache-2.0
+//
+// A is Boolean with one edge weight, so a product is native when the multiply reads only the
+// vector value, the (constant) matrix value or the vector index, and the monoid is one the
+// engines fold. Semirings are decomposed (monoid operator, identity, terminal, multiply) rather
+// than compared by pointer, so user-created copies of supported semirings (LAGraph's) are
+// recognised; Boolean renames and FIRST/SECOND under vxm's operand swap are normalised first.
+#ifndef K2_SEMIRING_H
+#define K2_SEMIRING_H
+
+#include <k2grb.h>
+
+#include "dispatch/k2_kernels.h"
+
+// The multiply seen as g(a, v), a = the matrix value (the edge weight), v = the vector value.
+typedef enum {
+  K2_G_VEC = 0,     // v                     (SECOND in mxv, FIRST in vxm)
+  K2_G_MAT,         // a                     (FIRST in mxv, SECOND in vxm)
+  K2_G_ONE,         // 1                     (PAIR, ONEB)
+  K2_G_TIMES,       // a * v                 (TIMES; LAND on BOOL)
+  K2_G_PLUS,        // a + v                 (PLUS)
+  K2_G_INDEX,       // k + base, k = index of the vector entry (SECONDI, FIRSTJ, ...1)
+  K2_G_COUNT
+} k2_gmult;
+
+typedef struct {
+  bool native;
+  k2_type type;        // the monoid's (= multiply's output) type
+  GrB_Type grb_type;   // the same as a GrB_Type
+  k2_monoid monoid;
+  k2_gmult g;
+  int64_t index_base;  // K2_G_INDEX: 0 or 1
+  bool reads_vec;      // the multiply reads u's values (else only u's pattern matters)
+  char name[64];       // e.g. "PLUS_SECOND_FP32" (normalised form)
+  char why[192];       // when not native: the reason
+} k2_semiring_class;
+
+// Classify s for a product where the matrix is the multiply's first operand (mxv) or second
+// (vxm). Returns GrB_NULL_POINTER / GrB_UNINITIALIZED_OBJECT for a bad semiring (as
+// GraphBLAS); success otherwise, with c->native telling whether the engines can run it.
+GrB_Info k2_semiring_classify(k2_semiring_class *c, GrB_Semiring s, bool matrix_first);
+
+// Fill type, monoid, mult, w and index_base of P for a native class and the matrix's edge
+// weight (cast to the semiring's type with GraphBLAS's typecasting rules).
+void k2_semiring_setup(k2_product *P, const k2_semiring_class *c, double weight);
+
+// The GrB_Type of a k2_type and back (-1 if the type is not one of the five).
+GrB_Type k2_type_grb(k2_type t);
+int k2_type_from_grb(GrB_Type t);
+const char *k2_type_name(k2_type t);
+// The identity operator of a type (GrB_IDENTITY_<T>).
+GrB_UnaryOp k2_type_identity_op(k2_type t);
+
+// GraphBLAS typecast of a double to a type, stored in *out (k2_type_size bytes).
+void k2_cast_double(void *out, k2_type t, double v);
+
+#endif
