@@ -34,7 +34,7 @@ GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, boo
 bool k2_bridge_real_type(GrB_Type t);
 
 // Vector u as a dense array of type t plus presence bytes (NULL when u is full). With
-// values == false only the pattern is read (*x = NULL). Arrays are malloc'd.
+// values == false only the pattern is read (*x is zeros). Arrays are malloc'd.
 GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, GrB_Vector u, k2_type t,
                                 bool values);
 

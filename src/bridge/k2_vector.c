@@ -66,10 +66,10 @@ GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, GrB_Vector u, k2_ty
   uint8_t *p = NULL;
   void *xx = NULL;
 #define K2_FREE_WORK do { free(I); free(X); free(p); free(xx); } while (0)
-  if (values) {
-    xx = malloc((n > 0 ? n : 1) * ts);
-    if (xx == NULL) goto oom;
-  }
+  // The engines load x even for multiplies that ignore it (PAIR, FIRST in mxv, SECONDI), so
+  // x always exists; then it is zeros (calloc: untouched pages cost nothing).
+  xx = values ? malloc((n > 0 ? n : 1) * ts) : calloc(n > 0 ? n : 1, ts);
+  if (xx == NULL) goto oom;
   if (nv == n) {
     // full: the values come out in index order, straight into the dense array
     if (values) K2_TRY(k2_extract(NULL, xx, &nv, u, t));

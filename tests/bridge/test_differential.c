@@ -12,6 +12,7 @@
 #include "k2_test.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,11 +487,19 @@ static void test_differential(void **state) {
   stats st;
   memset(&st, 0, sizeof st);
   int fails = 0;
+  // Tiny cases: one thread keeps OpenMP start-up out of the run time (set K2GRB_DIFF_THREADS
+  // to test the parallel paths); even cases use the OpenMP engine, odd ones the reference.
+  const char *th = getenv("K2GRB_DIFF_THREADS");
+  int saved_threads = omp_get_max_threads();
+  omp_set_num_threads(th ? atoi(th) : 1);
   for (long c = 0; c < cases && fails < 10; c++) {
     // one seed per case, so any failing case reruns alone: K2GRB_SOAK_SEED=<seed> K2GRB_SOAK_CASES=1
     uint64_t seed = base + (uint64_t)c;
+    K2_ASSERT_OK(K2_set_engine(seed % 2 ? K2_ENGINE_REFERENCE : K2_ENGINE_OPENMP));
     fails += run_case(seed, &st, verbose);
   }
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  omp_set_num_threads(saved_threads);
   fprintf(stderr,
           "differential: %ld cases (base seed %llu): %ld native, %ld fallback, %ld equal errors\n",
           st.cases, (unsigned long long)base, st.native, st.fallback, st.errors_equal);
