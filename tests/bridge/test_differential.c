@@ -476,6 +476,174 @@ static int run_case(uint64_t seed, stats *st, bool verbose) {
   return fails;
 }
 
+// A random m x n matrix of type t: full (every entry), full but one, or sparse.
+static GrB_Matrix rand_matrix(k2_rng *r, GrB_Index m, GrB_Index n, GrB_Type t, int kind) {
+  GrB_Matrix M = NULL;
+  assert_int_equal(GrB_Matrix_new(&M, t, m, n), GrB_SUCCESS);
+  GrB_Index cap = m * n + 1, ne = 0;
+  GrB_Index *I = malloc(cap * sizeof(GrB_Index)), *J = malloc(cap * sizeof(GrB_Index));
+  double *X = malloc(cap * sizeof(double));
+  double d = k2_rng_unit(r);
+  GrB_Index hole = k2_rng_below(r, m * n);
+  for (GrB_Index i = 0; i < m; i++)
+    for (GrB_Index j = 0; j < n; j++) {
+      bool in = kind == 0 ? true : kind == 1 ? (i * n + j != hole) : k2_rng_unit(r) < d;
+      if (in) {
+        I[ne] = i;
+        J[ne] = j;
+        X[ne++] = rand_value(r, t);
+      }
+    }
+  assert_int_equal(GrB_Matrix_build_FP64(M, I, J, X, ne, GrB_FIRST_FP64), GrB_SUCCESS);
+  if (k2_rng_below(r, 3) == 0) {
+    assert_int_equal(GxB_Matrix_Option_set(M, GxB_FORMAT, GxB_BY_COL), GrB_SUCCESS);
+  }
+  assert_int_equal(GrB_Matrix_wait(M, GrB_MATERIALIZE), GrB_SUCCESS);
+  free(I);
+  free(J);
+  free(X);
+  return M;
+}
+
+static bool same_matrix(GrB_Matrix a, GrB_Matrix b, double tol, char *why, size_t whylen) {
+  GrB_Index na, nb;
+  assert_int_equal(GrB_Matrix_nvals(&na, a), GrB_SUCCESS);
+  assert_int_equal(GrB_Matrix_nvals(&nb, b), GrB_SUCCESS);
+  if (na != nb) {
+    snprintf(why, whylen, "nvals %llu (k2) vs %llu (GraphBLAS)", (unsigned long long)na, (unsigned long long)nb);
+    return false;
+  }
+  // same order: both by row after a transpose-free copy
+  GrB_Matrix ca = NULL, cb = NULL;
+  assert_int_equal(GrB_Matrix_dup(&ca, a), GrB_SUCCESS);
+  assert_int_equal(GrB_Matrix_dup(&cb, b), GrB_SUCCESS);
+  assert_int_equal(GxB_Matrix_Option_set(ca, GxB_FORMAT, GxB_BY_ROW), GrB_SUCCESS);
+  assert_int_equal(GxB_Matrix_Option_set(cb, GxB_FORMAT, GxB_BY_ROW), GrB_SUCCESS);
+  GrB_Index *Ia = malloc((na + 1) * 8), *Ja = malloc((na + 1) * 8), *Ib = malloc((na + 1) * 8), *Jb = malloc((na + 1) * 8);
+  double *Xa = malloc((na + 1) * 8), *Xb = malloc((na + 1) * 8);
+  assert_int_equal(GrB_Matrix_extractTuples_FP64(Ia, Ja, Xa, &na, ca), GrB_SUCCESS);
+  assert_int_equal(GrB_Matrix_extractTuples_FP64(Ib, Jb, Xb, &nb, cb), GrB_SUCCESS);
+  bool ok = true;
+  for (GrB_Index k = 0; k < na && ok; k++) {
+    if (Ia[k] != Ib[k] || Ja[k] != Jb[k]) {
+      snprintf(why, whylen, "structure differs at entry %llu", (unsigned long long)k);
+      ok = false;
+    } else if (!close_enough(Xa[k], Xb[k], tol)) {
+      snprintf(why, whylen, "value at (%llu,%llu): %.17g (k2) vs %.17g (GraphBLAS)",
+               (unsigned long long)Ia[k], (unsigned long long)Ja[k], Xa[k], Xb[k]);
+      ok = false;
+    }
+  }
+  free(Ia); free(Ja); free(Ib); free(Jb); free(Xa); free(Xb);
+  GrB_Matrix_free(&ca);
+  GrB_Matrix_free(&cb);
+  return ok;
+}
+
+// C<M> = accum (C, A*B) or accum (C, B*A) with B (mostly) full.
+static int run_mxm_case(uint64_t seed, stats *st) {
+  k2_rng rng = {seed ^ UINT64_C(0x5bd1e995)}, *r = &rng;
+  char why[256], text[400];
+  static const GrB_Index dims[] = {0, 1, 2, 3, 5, 8, 9};
+  GrB_Index nr = dims[k2_rng_below(r, 7)], nc = k2_rng_below(r, 2) ? nr : dims[k2_rng_below(r, 7)];
+  GrB_Index k = 1 + k2_rng_below(r, 5);
+  double weights[] = {1, 1, 2, 0.5};
+  double weight = weights[k2_rng_below(r, 4)];
+  GrB_Index *I = malloc((nr * nc + 1) * 8), *J = malloc((nr * nc + 1) * 8);
+  double *X = malloc((nr * nc + 1) * 8);
+  GrB_Index ne = 0;
+  double d = k2_rng_unit(r);
+  for (GrB_Index i = 0; i < nr; i++)
+    for (GrB_Index j = 0; j < nc; j++)
+      if (k2_rng_unit(r) < d) { I[ne] = i; J[ne] = j; X[ne++] = weight; }
+  GrB_Matrix G = NULL;
+  assert_int_equal(GrB_Matrix_new(&G, weight == 1 ? GrB_BOOL : GrB_FP64, nr, nc), GrB_SUCCESS);
+  assert_int_equal(GrB_Matrix_build_FP64(G, I, J, X, ne, GrB_FIRST_FP64), GrB_SUCCESS);
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, nr, nc));
+  K2_ASSERT_OK(K2_Matrix_build(A, I, J, ne));
+  K2_ASSERT_OK(K2_Matrix_setEdgeWeight(A, weight));
+  int si;
+  do si = (int)k2_rng_below(r, (uint64_t)n_sr); while (SR[si].any != G_NONE);
+  sr_entry *sr = &SR[si];
+  bool first = k2_rng_below(r, 2), tA = k2_rng_below(r, 3) == 0, tB = k2_rng_below(r, 3) == 0;
+  GrB_Index ar = tA ? nc : nr, ac = tA ? nr : nc;
+  // C = A*B: B is ac x k; C = B*A: B is k x ar
+  GrB_Index brow = first ? ac : k, bcol = first ? k : ar;
+  GrB_Index cr = first ? ar : k, cc = first ? k : ac;
+  int bkind = k2_rng_below(r, 5) == 0 ? (int)k2_rng_below(r, 2) + 1 : 0;
+  GrB_Type bt = k2_rng_below(r, 2) ? sr->type : REAL[k2_rng_below(r, 11)];
+  GrB_Matrix B = rand_matrix(r, tB ? bcol : brow, tB ? brow : bcol, bt, bkind);
+  GrB_Matrix C0 = rand_matrix(r, cr, cc, k2_rng_below(r, 2) ? sr->type : REAL[k2_rng_below(r, 11)], 2);
+  GrB_Matrix Mk = k2_rng_below(r, 2) ? rand_matrix(r, cr, cc, REAL[k2_rng_below(r, 11)], 2) : NULL;
+  bool comp = k2_rng_below(r, 2), structure = k2_rng_below(r, 2), replace = k2_rng_below(r, 3) == 0;
+  GrB_BinaryOp accum = k2_rng_below(r, 2) ? rand_accum(r) : NULL;
+  GrB_Descriptor desc = NULL;
+  assert_int_equal(GrB_Descriptor_new(&desc), GrB_SUCCESS);
+  if (replace) assert_int_equal(GrB_Descriptor_set(desc, GrB_OUTP, GrB_REPLACE), GrB_SUCCESS);
+  if (comp || structure) assert_int_equal(GxB_Desc_set(desc, GrB_MASK, (comp ? GrB_COMP : 0) + (structure ? GrB_STRUCTURE : 0)), GrB_SUCCESS);
+  if (first ? tA : tB) assert_int_equal(GrB_Descriptor_set(desc, GrB_INP0, GrB_TRAN), GrB_SUCCESS);
+  if (first ? tB : tA) assert_int_equal(GrB_Descriptor_set(desc, GrB_INP1, GrB_TRAN), GrB_SUCCESS);
+  snprintf(text, sizeof text, "mxm %s %s A %llux%llu weight %g, k %llu, B kind %d, tA %d tB %d, mask %s%s%s, accum %s, replace %d",
+           first ? "A*B" : "B*A", sr->name, (unsigned long long)nr, (unsigned long long)nc, weight,
+           (unsigned long long)k, bkind, tA, tB, Mk ? "yes" : "no", comp ? " comp" : "", structure ? " struct" : "",
+           accum ? "yes" : "no", replace);
+  GrB_Matrix C1 = NULL, C2 = NULL;
+  assert_int_equal(GrB_Matrix_dup(&C1, C0), GrB_SUCCESS);
+  assert_int_equal(GrB_Matrix_dup(&C2, C0), GrB_SUCCESS);
+  GrB_Info i1 = first ? K2_mxm(C1, Mk, accum, sr->s, A, B, desc) : K2_mxm_right(C1, Mk, accum, sr->s, B, A, desc);
+  K2_Path path = K2_last_path();
+  GrB_Info i2;
+  GrB_Index inner = first ? ac : ar;
+  if (inner == 0) {
+    GrB_BinaryOp mult = NULL;
+    GrB_Type zt = NULL;
+    GrB_Matrix T = NULL;
+    assert_int_equal(GxB_Semiring_multiply(&mult, sr->s), GrB_SUCCESS);
+    assert_int_equal(GxB_BinaryOp_ztype(&zt, mult), GrB_SUCCESS);
+    assert_int_equal(GrB_Matrix_new(&T, zt, cr, cc), GrB_SUCCESS);
+    GrB_Descriptor d2 = NULL;
+    assert_int_equal(GrB_Descriptor_new(&d2), GrB_SUCCESS);
+    if (replace) assert_int_equal(GrB_Descriptor_set(d2, GrB_OUTP, GrB_REPLACE), GrB_SUCCESS);
+    if (comp || structure) assert_int_equal(GxB_Desc_set(d2, GrB_MASK, (comp ? GrB_COMP : 0) + (structure ? GrB_STRUCTURE : 0)), GrB_SUCCESS);
+    i2 = GrB_Matrix_assign(C2, Mk, accum, T, GrB_ALL, cr, GrB_ALL, cc, d2);
+    GrB_Matrix_free(&T);
+    GrB_Descriptor_free(&d2);
+  } else {
+    i2 = first ? GrB_mxm(C2, Mk, accum, sr->s, G, B, desc) : GrB_mxm(C2, Mk, accum, sr->s, B, G, desc);
+  }
+  int fails = 0;
+  double tol = sr->plus_fp ? (sr->type == GrB_FP32 ? 1e-6 : 1e-12) : 0;
+  if (i1 != i2) {
+    fprintf(stderr, "case seed %llu: info %d (k2) vs %d (GraphBLAS): %s\n  %s\n", (unsigned long long)seed,
+            (int)i1, (int)i2, K2_error_string(), text);
+    fails++;
+  } else if (i1 == GrB_SUCCESS) {
+    if (!same_matrix(C1, C2, tol, why, sizeof why)) {
+      fprintf(stderr, "case seed %llu: %s\n  %s\n", (unsigned long long)seed, why, text);
+      fails++;
+    }
+    GrB_Index bnv;
+    assert_int_equal(GrB_Matrix_nvals(&bnv, B), GrB_SUCCESS);
+    bool expect_native = sr->native && bnv == brow * bcol && inner > 0;
+    if (inner > 0 && (path == K2_PATH_FALLBACK) == expect_native) {
+      fprintf(stderr, "case seed %llu: path %s, expected %s\n  %s\n", (unsigned long long)seed,
+              K2_path_name(path), expect_native ? "native" : "fallback", text);
+      fails++;
+    }
+    if (path == K2_PATH_FALLBACK) st->fallback++; else st->native++;
+  } else {
+    st->errors_equal++;
+  }
+  st->mxm++;
+  st->cases++;
+  GrB_Matrix_free(&C1); GrB_Matrix_free(&C2); GrB_Matrix_free(&C0); GrB_Matrix_free(&Mk);
+  GrB_Matrix_free(&B); GrB_Matrix_free(&G); GrB_Descriptor_free(&desc);
+  K2_Matrix_free(&A);
+  free(I); free(J); free(X);
+  return fails;
+}
+
 static void test_differential(void **state) {
   (void)state;
   setup_types();
@@ -496,13 +664,13 @@ static void test_differential(void **state) {
     // one seed per case, so any failing case reruns alone: K2GRB_SOAK_SEED=<seed> K2GRB_SOAK_CASES=1
     uint64_t seed = base + (uint64_t)c;
     K2_ASSERT_OK(K2_set_engine(seed % 2 ? K2_ENGINE_REFERENCE : K2_ENGINE_OPENMP));
-    fails += run_case(seed, &st, verbose);
+    fails += (c % 8 == 7) ? run_mxm_case(seed, &st) : run_case(seed, &st, verbose);
   }
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
   omp_set_num_threads(saved_threads);
   fprintf(stderr,
-          "differential: %ld cases (base seed %llu): %ld native, %ld fallback, %ld equal errors\n",
-          st.cases, (unsigned long long)base, st.native, st.fallback, st.errors_equal);
+          "differential: %ld cases (base seed %llu; %ld mxm): %ld native, %ld fallback, %ld equal errors\n",
+          st.cases, (unsigned long long)base, st.mxm, st.native, st.fallback, st.errors_equal);
   for (int k = 0; k < n_user_sr; k++) GrB_Semiring_free(&user_sr[k]);
   for (int k = 0; k < n_user_mon; k++) GrB_Monoid_free(&user_mon[k]);
   n_user_sr = n_user_mon = n_sr = 0;

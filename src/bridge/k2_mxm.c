@@ -1,0 +1,246 @@
+// k2_mxm.c: K2_mxm (K2_Matrix first) and K2_mxm_right (K2_Matrix second).
+// SPDX-License-Identifier: Apache-2.0
+//
+// With the dense operand B full, C = A*B is one batched product: column b of B is vector b of
+// the batch (row-major X: entry s of vector b at s*k + b), and the result comes back as a
+// row-major bitmap (pack_BitmapR, O(1)). With the K2_Matrix second, row b of B is the vector
+// of a left product and the result is C in column-major order (pack_BitmapC). Mask, accum
+// and replace are GraphBLAS's own (GrB_Matrix_apply with the identity). Anything else, or a
+// B with a missing entry, runs in SuiteSparse on the materialized matrix.
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/k2_bridge.h"
+#include "dispatch/k2_dispatch.h"
+#include "matrix/k2_matrix.h"
+#include "semiring/k2_semiring.h"
+#include "util/k2_error.h"
+
+#define K2_BATCH_MAX 65536
+
+static GrB_Info k2_extract_matrix(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Matrix B,
+                                  k2_type t) {
+  switch (t) {
+    case K2_T_BOOL: return GrB_Matrix_extractTuples_BOOL(I, J, X, n, B);
+    case K2_T_INT32: return GrB_Matrix_extractTuples_INT32(I, J, X, n, B);
+    case K2_T_INT64: return GrB_Matrix_extractTuples_INT64(I, J, X, n, B);
+    case K2_T_FP32: return GrB_Matrix_extractTuples_FP32(I, J, X, n, B);
+    default: return GrB_Matrix_extractTuples_FP64(I, J, X, n, B);
+  }
+}
+
+static GrB_Info k2_fail_grb(GrB_Info info, GrB_Matrix C, const char *fn) {
+  const char *msg = NULL;
+  GrB_Matrix_error(&msg, C);
+  K2_FAIL(info, "%s:%d: %s: %s", __FILE__, __LINE__, fn, msg && msg[0] ? msg : "GraphBLAS error");
+}
+
+// C<M> = accum (C, A*B) (k2_first) or accum (C, B*A), A the K2_Matrix.
+static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp accum,
+                                  GrB_Semiring s, K2_Matrix A, GrB_Matrix B, GrB_Descriptor desc,
+                                  bool k2_first) {
+  k2_bridge_set_path(K2_PATH_NONE);
+  if (C == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: C is NULL", __FILE__, __LINE__, fn);
+  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: semiring is NULL", __FILE__, __LINE__, fn);
+  if (B == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: B is NULL", __FILE__, __LINE__, fn);
+  GrB_Info info;
+  GrB_Index cm, ck, mm = 0, mk = 0, br, bc, bnv, ar, ac;
+  GrB_Type ct = NULL, bt = NULL, mt = NULL, ztype = NULL;
+  if ((info = GrB_Matrix_nrows(&cm, C)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&ck, C)) != GrB_SUCCESS ||
+      (info = GxB_Matrix_type(&ct, C)) != GrB_SUCCESS) {
+    K2_FAIL(info, "%s:%d: %s: C is not a valid GrB_Matrix", __FILE__, __LINE__, fn);
+  }
+  if (M != NULL && ((info = GrB_Matrix_nrows(&mm, M)) != GrB_SUCCESS ||
+                    (info = GrB_Matrix_ncols(&mk, M)) != GrB_SUCCESS ||
+                    (info = GxB_Matrix_type(&mt, M)) != GrB_SUCCESS)) {
+    K2_FAIL(info, "%s:%d: %s: M is not a valid GrB_Matrix", __FILE__, __LINE__, fn);
+  }
+  if (accum != NULL && (info = GxB_BinaryOp_ztype(&ztype, accum)) != GrB_SUCCESS) {
+    K2_FAIL(info, "%s:%d: %s: accum is not a valid GrB_BinaryOp", __FILE__, __LINE__, fn);
+  }
+  k2_semiring_class c;
+  if ((info = k2_semiring_classify(&c, s, k2_first)) != GrB_SUCCESS) return info;
+  if ((info = k2_matrix_check(A, fn)) != GrB_SUCCESS) return info;
+  if ((info = GrB_Matrix_nrows(&br, B)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&bc, B)) != GrB_SUCCESS ||
+      (info = GrB_Matrix_nvals(&bnv, B)) != GrB_SUCCESS || (info = GxB_Matrix_type(&bt, B)) != GrB_SUCCESS) {
+    K2_FAIL(info, "%s:%d: %s: B is not a valid GrB_Matrix", __FILE__, __LINE__, fn);
+  }
+  bool replace, comp, structure, tran0, tran1;
+  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
+    return info;
+  }
+  if ((info = K2_Matrix_nrows(&ar, A)) != GrB_SUCCESS || (info = K2_Matrix_ncols(&ac, A)) != GrB_SUCCESS) {
+    return info;
+  }
+  bool tranA = k2_first ? tran0 : tran1, tranB = k2_first ? tran1 : tran0;
+  GrB_Index a_r = tranA ? ac : ar, a_c = tranA ? ar : ac;   // effective A
+  GrB_Index b_r = tranB ? bc : br, b_c = tranB ? br : bc;   // effective B
+  // first (rows of C) x inner, inner x (cols of C)
+  GrB_Index rows = k2_first ? a_r : b_r, inner = k2_first ? a_c : b_c, cols = k2_first ? b_c : a_c;
+  GrB_Index inner2 = k2_first ? b_r : a_r;
+  if (M != NULL && (mm != cm || mk != ck)) {
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s:%d: %s: M is %llu x %llu, C is %llu x %llu", __FILE__,
+            __LINE__, fn, (unsigned long long)mm, (unsigned long long)mk, (unsigned long long)cm,
+            (unsigned long long)ck);
+  }
+  if (inner != inner2 || cm != rows || ck != cols) {
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s:%d: %s: C (%llu x %llu) = (%llu x %llu) * (%llu x %llu)",
+            __FILE__, __LINE__, fn, (unsigned long long)cm, (unsigned long long)ck,
+            (unsigned long long)rows, (unsigned long long)(k2_first ? a_c : b_c),
+            (unsigned long long)(k2_first ? b_r : a_r), (unsigned long long)cols);
+  }
+
+  if (inner == 0) {
+    // T is empty whatever the semiring (SuiteSparse 7.4 mishandles an empty inner dimension)
+    GrB_BinaryOp mult = NULL;
+    GrB_Type zt = NULL;
+    GrB_Matrix T = NULL;
+    info = GxB_Semiring_multiply(&mult, s);
+    if (info == GrB_SUCCESS) info = GxB_BinaryOp_ztype(&zt, mult);
+    if (info == GrB_SUCCESS) info = GrB_Matrix_new(&T, zt, cm, ck);
+    if (info == GrB_SUCCESS) {
+      info = GrB_Matrix_assign(C, M, accum, T, GrB_ALL, cm, GrB_ALL, ck,
+                               k2_bridge_desc(replace, comp, structure));
+    }
+    GrB_Matrix_free(&T);
+    k2_bridge_set_path(K2_PATH_NATIVE_CPU);
+    if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_NATIVE_CPU, "inner dimension 0: empty product");
+    return info == GrB_SUCCESS ? GrB_SUCCESS : k2_fail_grb(info, C, fn);
+  }
+
+  const char *why = NULL;
+  GrB_Index batch = k2_first ? cols : rows;   // vectors of the batch
+  GrB_Index xlen = inner, ylen = k2_first ? rows : cols;
+  if (!c.native) why = c.why;
+  else if (k2_bridge_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
+  else if (bnv != br * bc) why = "B is not full (a missing entry)";
+  else if (batch > K2_BATCH_MAX) why = "more than 65536 vectors";
+  else if (!k2_bridge_real_type(ct)) why = "C has a complex or user-defined type";
+  else if (!k2_bridge_real_type(bt)) why = "B has a complex or user-defined type";
+  else if (M != NULL && !structure && !k2_bridge_real_type(mt)) why = "valued mask of a complex or user-defined type";
+  else if (accum != NULL && !k2_bridge_real_type(ztype)) why = "accum of a complex or user-defined type";
+  if (why != NULL) {
+    GrB_Matrix G = NULL;
+    bool temporary = false;
+    if ((info = k2_bridge_grb(&G, &temporary, A)) != GrB_SUCCESS) return info;
+    info = k2_first ? GrB_mxm(C, M, accum, s, G, B, desc) : GrB_mxm(C, M, accum, s, B, G, desc);
+    if (temporary) GrB_Matrix_free(&G);
+    k2_bridge_set_path(K2_PATH_FALLBACK);
+    if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_FALLBACK, "%s: %s", c.name, why);
+    if (info != GrB_SUCCESS) return k2_fail_grb(info, C, fn);
+    return GrB_SUCCESS;
+  }
+
+  k2_product P;
+  memset(&P, 0, sizeof P);
+  k2_semiring_setup(&P, &c, A->weight);
+  size_t ts = k2_type_size(c.type);
+  GrB_Index nx = xlen * batch, ny = ylen * batch;
+  GrB_Index *I = malloc((bnv > 0 ? bnv : 1) * sizeof(GrB_Index));
+  GrB_Index *J = malloc((bnv > 0 ? bnv : 1) * sizeof(GrB_Index));
+  void *V = malloc((bnv > 0 ? bnv : 1) * ts);
+  void *x = malloc((nx > 0 ? nx : 1) * ts), *y = malloc((ny > 0 ? ny : 1) * ts);
+  uint8_t *yp = malloc(ny > 0 ? ny : 1), *skip = NULL;
+  GrB_Matrix T = NULL;
+#define K2_FREE_WORK \
+  do { free(I); free(J); free(V); free(x); free(y); free(yp); free(skip); GrB_Matrix_free(&T); } while (0)
+  if (I == NULL || J == NULL || V == NULL || x == NULL || y == NULL || yp == NULL) {
+    K2_FREE_WORK;
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory", __FILE__, __LINE__, fn);
+  }
+  GrB_Index got = bnv;
+  K2_TRY(k2_extract_matrix(I, J, V, &got, B, c.type));
+  // B(i,j) -> effective B(r, q) -> x entry (vector index s, batch b)
+  for (GrB_Index e = 0; e < got; e++) {
+    GrB_Index r = tranB ? J[e] : I[e], q = tranB ? I[e] : J[e];
+    GrB_Index sidx = k2_first ? r : q, b = k2_first ? q : r;
+    memcpy((char *)x + (sidx * batch + b) * ts, (const char *)V + e * ts, ts);
+  }
+  free(I); free(J); free(V);
+  I = J = NULL;
+  V = NULL;
+  if (M != NULL || comp) {
+    // skip[(dst) * batch + b] for C(i,j): k2_first: dst = i, b = j; else dst = j, b = i
+    skip = malloc(ny > 0 ? ny : 1);
+    if (skip == NULL) {
+      K2_FREE_WORK;
+      K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory", __FILE__, __LINE__, fn);
+    }
+    memset(skip, comp ? 0 : 1, ny);
+    if (M != NULL) {
+      GrB_Index mnv;
+      K2_TRY(GrB_Matrix_nvals(&mnv, M));
+      I = malloc((mnv > 0 ? mnv : 1) * sizeof(GrB_Index));
+      J = malloc((mnv > 0 ? mnv : 1) * sizeof(GrB_Index));
+      V = structure ? NULL : malloc(mnv > 0 ? mnv : 1);
+      if (I == NULL || J == NULL || (!structure && V == NULL)) {
+        K2_FREE_WORK;
+        K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory", __FILE__, __LINE__, fn);
+      }
+      K2_TRY(GrB_Matrix_extractTuples_BOOL(I, J, V, &mnv, M));
+      for (GrB_Index e = 0; e < mnv; e++) {
+        if (!structure && !((bool *)V)[e]) continue;
+        GrB_Index at = k2_first ? I[e] * batch + J[e] : J[e] * batch + I[e];
+        skip[at] = comp ? 1 : 0;
+      }
+      free(I); free(J); free(V);
+      I = J = NULL;
+      V = NULL;
+    }
+  }
+  P.left = k2_first ? tranA : !tranA;
+  P.batch = (uint32_t)batch;
+  P.x = x;
+  P.y = y;
+  P.y_present = yp;
+  P.y_skip = skip;
+  K2_TRY(k2_dispatch_product(A, &P));
+  K2_Path path = K2_last_engine() == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
+  GrB_Index nvals = 0;
+  for (GrB_Index k = 0; k < ny; k++) nvals += yp[k];
+  GrB_Index ysize = (ny > 0 ? ny : 1) * ts, psize = ny > 0 ? ny : 1;
+  bool direct = (M == NULL && !comp && accum == NULL && ct == c.grb_type);
+  GrB_Matrix target = C;
+  if (!direct) {
+    K2_TRY(GrB_Matrix_new(&T, c.grb_type, cm, ck));
+    target = T;
+  }
+  // row-major (A first: entry (i, b) at i*batch + b) or column-major (A second: C(b, j) at
+  // j*batch + b) bitmap
+  info = k2_first ? GxB_Matrix_pack_BitmapR(target, (int8_t **)&yp, &y, psize, ysize, false, nvals, NULL)
+                  : GxB_Matrix_pack_BitmapC(target, (int8_t **)&yp, &y, psize, ysize, false, nvals, NULL);
+  if (info != GrB_SUCCESS) {
+    K2_FREE_WORK;
+    K2_FAIL(info, "%s:%d: %s: packing the result failed (%d)", __FILE__, __LINE__, fn, (int)info);
+  }
+  if (!direct) {
+    info = GrB_Matrix_apply(C, M, accum, k2_type_identity_op(c.type), T,
+                            k2_bridge_desc(replace, comp, structure));
+    if (info != GrB_SUCCESS) {
+      GrB_Info r = k2_fail_grb(info, C, fn);
+      K2_FREE_WORK;
+      return r;
+    }
+  }
+  K2_FREE_WORK;
+#undef K2_FREE_WORK
+  k2_bridge_set_path(path);
+  if (k2_bridge_burble()) {
+    k2_bridge_say(fn, path, "%s, batch of %llu %s products (%s engine)", c.name,
+                  (unsigned long long)batch, P.left ? "left" : "right",
+                  K2_engine_name(K2_last_engine()));
+  }
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_mxm(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum,
+                const GrB_Semiring semiring, const K2_Matrix A, const GrB_Matrix B,
+                const GrB_Descriptor desc) {
+  return k2_product_matrix("K2_mxm", C, M, accum, semiring, A, B, desc, true);
+}
+
+GrB_Info K2_mxm_right(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum,
+                      const GrB_Semiring semiring, const GrB_Matrix B, const K2_Matrix A,
+                      const GrB_Descriptor desc) {
+  return k2_product_matrix("K2_mxm_right", C, M, accum, semiring, A, B, desc, false);
+}
