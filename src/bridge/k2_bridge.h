@@ -23,6 +23,10 @@ GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A);
 // The GrB_Type A materializes as: BOOL for weight 1, else FP64.
 GrB_Type k2_bridge_grb_type(double weight);
 
+// *out (GxB_Type_size bytes) = weight cast to a built-in type with GraphBLAS's own typecast;
+// GrB_DOMAIN_MISMATCH for a user-defined type.
+GrB_Info k2_bridge_cast_weight(void *out, GrB_Type type, double weight);
+
 // The predefined descriptor with these output/mask settings and no transpose (NULL = default).
 GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure);
 

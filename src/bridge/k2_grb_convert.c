@@ -10,7 +10,7 @@
 GrB_Type k2_bridge_grb_type(double weight) { return weight == 1.0 ? GrB_BOOL : GrB_FP64; }
 
 // *out (GxB_Type_size bytes) = weight cast to `type` with GraphBLAS's own typecast.
-static GrB_Info k2_cast_weight(void *out, GrB_Type type, double weight) {
+GrB_Info k2_bridge_cast_weight(void *out, GrB_Type type, double weight) {
   GrB_Scalar s = NULL;
   GrB_Info info = GrB_Scalar_new(&s, GrB_FP64);
   if (info == GrB_SUCCESS) info = GrB_Scalar_setElement_FP64(s, weight);
@@ -51,7 +51,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   }
   void *Ax = malloc(tsize);
   if (Ax == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_toGrB: out of memory", __FILE__, __LINE__);
-  if ((info = k2_cast_weight(Ax, type, A->weight)) != GrB_SUCCESS) {
+  if ((info = k2_bridge_cast_weight(Ax, type, A->weight)) != GrB_SUCCESS) {
     free(Ax);
     K2_MATRIX_FAIL(A, GrB_DOMAIN_MISMATCH,
                    "%s:%d: K2_Matrix_toGrB: the edge weight cannot be cast to a user-defined type",
