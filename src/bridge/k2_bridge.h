@@ -16,6 +16,10 @@ void k2_bridge_set_path(K2_Path path);
 void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+// k2_matrix_check plus cheap consistency checks of the object: GrB_INVALID_OBJECT when a
+// live handle holds an inconsistent tree (e.g. memory overwritten by the caller).
+GrB_Info k2_bridge_check_matrix(K2_Matrix A, const char *fn);
+
 // The materialized GrB_Matrix of A (src/bridge/k2_grb_convert.c): the cached one, or with
 // caching off a new one that the caller frees (*temporary = true).
 GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A);

@@ -60,7 +60,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   }
   k2_semiring_class c;
   if ((info = k2_semiring_classify(&c, s, k2_first)) != GrB_SUCCESS) return info;
-  if ((info = k2_matrix_check(A, fn)) != GrB_SUCCESS) return info;
+  if ((info = k2_bridge_check_matrix(A, fn)) != GrB_SUCCESS) return info;
   if ((info = GrB_Matrix_nrows(&br, B)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&bc, B)) != GrB_SUCCESS ||
       (info = GrB_Matrix_nvals(&bnv, B)) != GrB_SUCCESS || (info = GxB_Matrix_type(&bt, B)) != GrB_SUCCESS) {
     K2_FAIL(info, "%s:%d: %s: B is not a valid GrB_Matrix", __FILE__, __LINE__, fn);

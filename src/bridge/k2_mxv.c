@@ -138,7 +138,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   }
   k2_semiring_class c;
   if ((info = k2_semiring_classify(&c, s, !vxm)) != GrB_SUCCESS) return info;
-  if ((info = k2_matrix_check(A, fn)) != GrB_SUCCESS) return info;
+  if ((info = k2_bridge_check_matrix(A, fn)) != GrB_SUCCESS) return info;
   if ((info = GrB_Vector_size(&un, u)) != GrB_SUCCESS || (info = GxB_Vector_type(&ut, u)) != GrB_SUCCESS) {
     K2_FAIL(info, "%s:%d: %s: u is not a valid GrB_Vector", __FILE__, __LINE__, fn);
   }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "bridge/k2_bridge.h"
+#include "matrix/k2_matrix.h"
+#include "util/k2_error.h"
 
 // -1 = not yet read from the environment
 static atomic_int k2_burble_flag = -1;
@@ -77,4 +79,18 @@ void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...) {
   va_end(ap);
   // one fprintf per line so lines of concurrent products do not interleave
   fprintf(stderr, "k2grb: %s: %s: %s\n", fn, K2_path_name(path), line);
+}
+
+GrB_Info k2_bridge_check_matrix(K2_Matrix A, const char *fn) {
+  GrB_Info info = k2_matrix_check(A, fn);
+  if (info != GrB_SUCCESS) return info;
+  const k2_tree *t = &A->tree;
+  if (t->nrows > K2_INDEX_MAX || t->ncols > K2_INDEX_MAX || t->leaf_log < 1 || t->leaf_log > 3 ||
+      t->levels + t->leaf_log != t->side_log || t->level_start == NULL) {
+    K2_MATRIX_FAIL(A, GrB_INVALID_OBJECT, "%s: the K2_Matrix is in an invalid state (shape "
+                   "%llu x %llu, %u levels of side 2^%u, leaves 2^%u)", fn,
+                   (unsigned long long)t->nrows, (unsigned long long)t->ncols, t->levels,
+                   t->side_log, t->leaf_log);
+  }
+  return GrB_SUCCESS;
 }
