@@ -1,0 +1,189 @@
+// bench_bridge.c: what the GraphBLAS bridge adds to a product.
+// SPDX-License-Identifier: Apache-2.0
+//
+// For each graph: the bare engine product (K2_dense_mxv, plain arrays) against K2_mxv on a
+// full FP32 GrB_Vector with no mask (the issue-4 target: at most 5% more), then the
+// PageRank step (accum), a sparse u, a BFS-pull masked product (complemented structural
+// mask, replace), vxm, and SuiteSparse's GrB_mxv on the materialized matrix for scale.
+// Graphs: R-MAT scale 20 (edge factor 16) and an R-MAT of cnr-2000's size (scale 18, edge
+// factor 12) until the BVGraph reader can load cnr-2000 itself. Median of --reps runs.
+//
+//   bench_bridge [--scale S --ef E] [--reps N]
+#include <k2grb.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <omp.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rng(void) {
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// R-MAT (a, b, c, d) = (0.57, 0.19, 0.19, 0.05), duplicates merged by the build.
+static K2_Matrix rmat(int scale, int ef) {
+  uint64_t n = 1ull << scale, m = n * (uint64_t)ef;
+  uint32_t *I = malloc(m * sizeof(uint32_t)), *J = malloc(m * sizeof(uint32_t));
+  for (uint64_t e = 0; e < m; e++) {
+    uint32_t i = 0, j = 0;
+    for (int l = 0; l < scale; l++) {
+      uint64_t r = rng() % 100;
+      int q = r < 57 ? 0 : r < 76 ? 1 : r < 95 ? 2 : 3;
+      i = (i << 1) | (uint32_t)(q >> 1);
+      j = (j << 1) | (uint32_t)(q & 1);
+    }
+    I[e] = i;
+    J[e] = j;
+  }
+  K2_Matrix A = NULL;
+  if (K2_Matrix_new(&A, n, n) != GrB_SUCCESS || K2_Matrix_build_32(A, I, J, m) != GrB_SUCCESS) {
+    fprintf(stderr, "build failed: %s\n", K2_error_string());
+    exit(1);
+  }
+  free(I);
+  free(J);
+  return A;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+#define TIME(label, reps, stmt)                                       \
+  ({                                                                  \
+    double t_[64];                                                    \
+    stmt; /* warm-up */                                               \
+    for (int r_ = 0; r_ < (reps); r_++) {                             \
+      double t0_ = now();                                             \
+      stmt;                                                           \
+      t_[r_] = now() - t0_;                                           \
+    }                                                                 \
+    qsort(t_, (size_t)(reps), sizeof(double), cmp);                   \
+    t_[(reps) / 2];                                                   \
+  })
+
+#define CHECK(call)                                                              \
+  do {                                                                           \
+    GrB_Info i_ = (call);                                                        \
+    if (i_ != GrB_SUCCESS) {                                                     \
+      fprintf(stderr, "%s failed: %d %s\n", #call, (int)i_, K2_error_string());  \
+      exit(1);                                                                   \
+    }                                                                            \
+  } while (0)
+
+static void bench_graph(const char *name, K2_Matrix A, int reps) {
+  GrB_Index n, nv;
+  CHECK(K2_Matrix_nrows(&n, A));
+  CHECK(K2_Matrix_nvals(&nv, A));
+  printf("\n%s: %llu nodes, %llu edges, %d threads, median of %d\n", name,
+         (unsigned long long)n, (unsigned long long)nv, omp_get_max_threads(), reps);
+  float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
+  GrB_Vector u = NULL, w = NULL, us = NULL, mask = NULL, wb = NULL, ub = NULL;
+  CHECK(GrB_Vector_new(&u, GrB_FP32, n));
+  CHECK(GrB_Vector_new(&w, GrB_FP32, n));
+  for (GrB_Index i = 0; i < n; i++) x[i] = (float)(i % 7) * 0.25f + 0.5f;
+  {
+    GrB_Index *I = malloc(n * sizeof(GrB_Index));
+    for (GrB_Index i = 0; i < n; i++) I[i] = i;
+    CHECK(GrB_Vector_build_FP32(u, I, x, n, GrB_FIRST_FP32));
+    free(I);
+  }
+  CHECK(GrB_Vector_wait(u, GrB_MATERIALIZE));
+  // sparse u: 1% of the entries; BFS pull: half the nodes visited
+  CHECK(GrB_Vector_new(&us, GrB_FP32, n));
+  CHECK(GrB_Vector_new(&mask, GrB_BOOL, n));
+  CHECK(GrB_Vector_new(&ub, GrB_BOOL, n));
+  for (GrB_Index i = 0; i < n; i++) {
+    if (rng() % 100 == 0) CHECK(GrB_Vector_setElement_FP32(us, 1.0f, i));
+    if (rng() % 2 == 0) CHECK(GrB_Vector_setElement_BOOL(mask, true, i));
+    if (rng() % 20 == 0) CHECK(GrB_Vector_setElement_BOOL(ub, true, i));
+  }
+  CHECK(GrB_Vector_wait(us, GrB_MATERIALIZE));
+  CHECK(GrB_Vector_wait(mask, GrB_MATERIALIZE));
+  CHECK(GrB_Vector_wait(ub, GrB_MATERIALIZE));
+  GrB_Semiring plus_second = NULL, any_one = NULL;
+  CHECK(GrB_Semiring_new(&plus_second, GrB_PLUS_MONOID_FP32, GrB_SECOND_FP32));
+  CHECK(GrB_Semiring_new(&any_one, GrB_LOR_MONOID_BOOL, GrB_ONEB_BOOL));
+
+  double bare = TIME("bare", reps, CHECK(K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP32)));
+  double t1 = TIME("mxv", reps, CHECK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, A, u, NULL)));
+  double t2 = TIME("mxv ps", reps, CHECK(K2_mxv(w, NULL, NULL, plus_second, A, u, NULL)));
+  printf("  %-52s %9.3f ms\n", "bare engine  K2_dense_mxv PLUS_TIMES FP32", 1e3 * bare);
+  printf("  %-52s %9.3f ms  overhead %+.1f%%\n", "K2_mxv PLUS_TIMES_FP32, full u, no mask", 1e3 * t1,
+         100 * (t1 - bare) / bare);
+  printf("  %-52s %9.3f ms  overhead %+.1f%%\n", "K2_mxv PLUS_SECOND_FP32 (LAGraph), full u", 1e3 * t2,
+         100 * (t2 - bare) / bare);
+  // PageRank step: r += A * w (accum)
+  CHECK(GrB_Vector_assign_FP32(w, NULL, NULL, 0.1f, GrB_ALL, n, NULL));
+  double t3 = TIME("pr", reps, CHECK(K2_mxv(w, NULL, GrB_PLUS_FP32, plus_second, A, u, NULL)));
+  printf("  %-52s %9.3f ms\n", "K2_mxv PLUS_SECOND + accum PLUS (PageRank step)", 1e3 * t3);
+  double t4 = TIME("sparse", reps, CHECK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, A, us, NULL)));
+  printf("  %-52s %9.3f ms\n", "K2_mxv PLUS_TIMES_FP32, u 1% sparse", 1e3 * t4);
+  CHECK(GrB_Vector_new(&wb, GrB_BOOL, n));
+  double t5 = TIME("pull", reps, ({
+    CHECK(GrB_Vector_assign(wb, NULL, NULL, ub, GrB_ALL, n, NULL));
+    CHECK(K2_mxv(wb, mask, NULL, any_one, A, wb, GrB_DESC_RSC));
+  }));
+  printf("  %-52s %9.3f ms\n", "K2_mxv LOR_ONEB, RSC mask (BFS pull), 5% frontier", 1e3 * t5);
+  double t6 = TIME("vxm", reps, CHECK(K2_vxm(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, u, A, NULL)));
+  double bare_l = TIME("barel", reps, CHECK(K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP32)));
+  printf("  %-52s %9.3f ms\n", "bare engine  K2_dense_vxm PLUS_TIMES FP32", 1e3 * bare_l);
+  printf("  %-52s %9.3f ms  overhead %+.1f%%\n", "K2_vxm PLUS_TIMES_FP32, full u, no mask", 1e3 * t6,
+         100 * (t6 - bare_l) / bare_l);
+  GrB_Matrix G = NULL;
+  double tg = now();
+  CHECK(K2_Matrix_getGrB(&G, A));
+  tg = now() - tg;
+  double t7 = TIME("grb", reps, CHECK(GrB_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, G, u, NULL)));
+  printf("  %-52s %9.3f ms  (materializing it: %.1f ms)\n", "SuiteSparse GrB_mxv on the materialized matrix",
+         1e3 * t7, 1e3 * tg);
+  double t8 = TIME("fallback", reps, CHECK(K2_mxv(w, NULL, NULL, GxB_PLUS_MIN_FP32, A, u, NULL)));
+  printf("  %-52s %9.3f ms\n", "K2_mxv PLUS_MIN_FP32 (fallback, cached matrix)", 1e3 * t8);
+
+  GrB_Semiring_free(&plus_second);
+  GrB_Semiring_free(&any_one);
+  GrB_Vector_free(&u); GrB_Vector_free(&w); GrB_Vector_free(&us); GrB_Vector_free(&mask);
+  GrB_Vector_free(&wb); GrB_Vector_free(&ub);
+  free(x);
+  free(y);
+}
+
+int main(int argc, char **argv) {
+  int reps = 11, scale = 0, ef = 16;
+  for (int a = 1; a < argc; a++) {
+    if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--scale") && a + 1 < argc) scale = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--ef") && a + 1 < argc) ef = atoi(argv[++a]);
+  }
+  if (reps < 1) reps = 1;
+  if (reps > 63) reps = 63;
+  CHECK(K2_init());
+  if (scale > 0) {
+    K2_Matrix A = rmat(scale, ef);
+    char name[64];
+    snprintf(name, sizeof name, "R-MAT scale %d, edge factor %d", scale, ef);
+    bench_graph(name, A, reps);
+    K2_Matrix_free(&A);
+  } else {
+    K2_Matrix A = rmat(18, 12);
+    bench_graph("R-MAT scale 18, edge factor 12 (cnr-2000-sized stand-in)", A, reps);
+    K2_Matrix_free(&A);
+    A = rmat(20, 16);
+    bench_graph("R-MAT scale 20, edge factor 16", A, reps);
+    K2_Matrix_free(&A);
+  }
+  K2_finalize();
+  return 0;
+}
