@@ -31,7 +31,9 @@ export K2GRB_DATA_DIR=$ROOT/.gpudata
 log "configure"
 cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DK2_USE_CUDA=ON -DK2_WERROR=ON \
   -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" -DGRAPHBLAS_ROOT=$PREFIX/usr \
-  -DCMOCKA_ROOT=$PREFIX/usr -DXXHASH_ROOT=$PREFIX/usr -DZLIB_ROOT=$PREFIX/usr \
+  -DGRAPHBLAS_INCLUDE_DIR=$PREFIX/usr/include -DGRAPHBLAS_LIBRARY=$LIBDIR/libgraphblas.so \
+  -DCMOCKA_INCLUDE_DIR=$PREFIX/usr/include -DCMOCKA_LIBRARY=$LIBDIR/libcmocka.so \
+  -DXXHASH_INCLUDE_DIR=$PREFIX/usr/include -DZLIB_ROOT=$PREFIX/usr \
   -DK2_DATA_DIR=$ROOT/.gpudata >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 log "build"
 TARGETS=$(cd tests/gpu && ls test_*.c | sed 's/\.c$//' | tr '\n' ' ')
