@@ -111,28 +111,110 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
 }
 
 typedef struct {
-  uint64_t node;  // node number
   uint64_t row, col;  // block coordinates at its level
-  unsigned rest;  // children not visited yet (signature bits)
+  uint64_t code;      // Morton code (row bit above column bit per level)
+  unsigned rest;      // children not visited yet (signature bits)
+  bool inside;        // the block lies entirely inside nrows x ncols: so do its descendants
 } k2_check_frame;
+
+typedef struct {
+  const k2_tree *t;
+  uint32_t leaf_bits, leaf_side;
+  uint64_t full_mask;
+  uint64_t cursor[66];  // next node of each level
+} k2_walk;
+
+// A child at level cl of a node (row, col, code) through quadrant b: its block must meet the
+// matrix, its code must match the stored ones. Fills the child's frame (rest unset).
+static GrB_Info walk_child(k2_walk *w, const k2_check_frame *f, unsigned b, uint32_t cl,
+                           uint64_t child, k2_check_frame *c) {
+  const k2_tree *t = w->t;
+  const uint64_t *ls = t->level_start;
+  c->row = 2 * f->row + (b >> 1);
+  c->col = 2 * f->col + (b & 1);
+  c->code = (f->code << 2) | b;
+  c->inside = f->inside;
+  if (!c->inside) {
+    uint32_t shift = t->side_log - cl;  // log of the child's block side
+    uint64_t r0 = c->row << shift, c0 = c->col << shift;
+    if (r0 >= t->nrows || c0 >= t->ncols)
+      K2_CHECK_FAIL("node %llu (level %u, rows %llu.., columns %llu..) lies entirely in the "
+                    "padding of a %llu x %llu matrix",
+                    (unsigned long long)child, cl, (unsigned long long)r0,
+                    (unsigned long long)c0, (unsigned long long)t->nrows,
+                    (unsigned long long)t->ncols);
+    uint64_t side = UINT64_C(1) << shift;
+    c->inside = r0 + side <= t->nrows && c0 + side <= t->ncols;
+  }
+  if (cl == t->top_level && t->top_codes[child - ls[cl]] != c->code)
+    K2_CHECK_FAIL("top code %llu is %llu, node %llu has code %llu",
+                  (unsigned long long)(child - ls[cl]),
+                  (unsigned long long)t->top_codes[child - ls[cl]], (unsigned long long)child,
+                  (unsigned long long)c->code);
+  if (cl + 1 == t->levels && t->frontier_codes != NULL &&
+      t->frontier_codes[child - ls[cl]] != c->code)
+    K2_CHECK_FAIL("frontier code %llu is %llu, node %llu has code %llu",
+                  (unsigned long long)(child - ls[cl]),
+                  (unsigned long long)t->frontier_codes[child - ls[cl]],
+                  (unsigned long long)child, (unsigned long long)c->code);
+  return GrB_SUCCESS;
+}
+
+// The leaves under a node of the last internal level. Leaves of a block inside the matrix
+// need no check (pass 1 saw them all): only the cursor moves.
+static GrB_Info walk_leaves(k2_walk *w, const k2_check_frame *f, unsigned sig) {
+  const k2_tree *t = w->t;
+  const uint32_t L = t->levels;
+  if (f->inside) {
+    w->cursor[L] += (uint64_t)__builtin_popcount(sig);
+    return GrB_SUCCESS;
+  }
+  for (; sig != 0; sig &= sig - 1) {
+    unsigned b = (unsigned)__builtin_ctz(sig);
+    uint64_t child = w->cursor[L]++;
+    if (child >= t->level_start[L + 1])  // cannot happen after pass 1
+      K2_CHECK_FAIL("the leaf level overflows while walking the tree");
+    k2_check_frame c;
+    GrB_Info info = walk_child(w, f, b, L, child, &c);
+    if (info != GrB_SUCCESS) return info;
+    uint64_t r0 = c.row << t->leaf_log, c0 = c.col << t->leaf_log;
+    uint64_t vr = t->nrows - r0, vc = t->ncols - c0;  // both > 0 (walk_child)
+    if (vr >= w->leaf_side && vc >= w->leaf_side) continue;
+    uint64_t q = child - t->n_internal;
+    uint64_t bits = leaf_at(t->leaves, q, w->leaf_bits);
+    uint64_t outside = bits & w->full_mask & ~leaf_valid_mask(w->leaf_side, vr, vc);
+    if (outside != 0) {
+      unsigned cell = (unsigned)__builtin_ctzll(outside);
+      K2_CHECK_FAIL("leaf %llu has an entry (%llu, %llu) outside the %llu x %llu matrix",
+                    (unsigned long long)q, (unsigned long long)(r0 + cell / w->leaf_side),
+                    (unsigned long long)(c0 + cell % w->leaf_side),
+                    (unsigned long long)t->nrows, (unsigned long long)t->ncols);
+    }
+  }
+  return GrB_SUCCESS;
+}
 
 // Pass 2: depth-first walk; every node's block must meet the matrix, codes must match.
 static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits) {
   const uint64_t *ls = t->level_start;
   const uint32_t L = t->levels;
-  const uint32_t leaf_side = UINT32_C(1) << t->leaf_log;
-  const uint64_t full_mask = (leaf_bits == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << leaf_bits) - 1);
-  uint64_t cursor[66];
-  k2_check_frame stack[66];
-  for (uint32_t l = 0; l <= L; l++) cursor[l] = ls[l];
-  cursor[0] = 1;
-  int depth = 0;  // stack[d] is a node of level d
-  stack[0] = (k2_check_frame){0, 0, 0, sig_at(t->sig, 0)};
+  k2_walk w = {.t = t, .leaf_bits = leaf_bits, .leaf_side = UINT32_C(1) << t->leaf_log};
+  w.full_mask = (leaf_bits == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << leaf_bits) - 1);
+  for (uint32_t l = 0; l <= L; l++) w.cursor[l] = ls[l];
+  w.cursor[0] = 1;
   if (t->top_level == 0 && t->top_codes[0] != 0)
     K2_CHECK_FAIL("top code 0 (the root) is %llu, not 0", (unsigned long long)t->top_codes[0]);
   if (L == 1 && t->frontier_codes != NULL && t->frontier_codes[0] != 0)
     K2_CHECK_FAIL("frontier code 0 (the root) is %llu, not 0",
                   (unsigned long long)t->frontier_codes[0]);
+  k2_check_frame stack[66];  // stack[d] is a node of level d
+  stack[0] = (k2_check_frame){0, 0, 0, sig_at(t->sig, 0), false};
+  GrB_Info info;
+  if (L == 1) {
+    if ((info = walk_leaves(&w, &stack[0], stack[0].rest)) != GrB_SUCCESS) return info;
+    stack[0].rest = 0;
+  }
+  int depth = 0;
   while (depth >= 0) {
     k2_check_frame *f = &stack[depth];
     if (f->rest == 0) {
@@ -141,52 +223,24 @@ static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits) {
     }
     unsigned b = (unsigned)__builtin_ctz(f->rest);
     f->rest &= f->rest - 1;
-    uint32_t cl = (uint32_t)depth + 1;  // the child's level
-    uint64_t crow = 2 * f->row + (b >> 1), ccol = 2 * f->col + (b & 1);
-    uint32_t shift = t->side_log - cl;  // log of the child's block side
-    uint64_t r0 = crow << shift, c0 = ccol << shift;
-    uint64_t child = cursor[cl]++;
+    uint32_t cl = (uint32_t)depth + 1;  // the child's level, < L
+    uint64_t child = w.cursor[cl]++;
     if (child >= ls[cl + 1])  // cannot happen after pass 1; keeps the walk inside the arrays
       K2_CHECK_FAIL("level %u overflows while walking the tree", cl);
-    if (r0 >= t->nrows || c0 >= t->ncols)
-      K2_CHECK_FAIL("node %llu (level %u, rows %llu.., columns %llu..) lies entirely in the "
-                    "padding of a %llu x %llu matrix",
-                    (unsigned long long)child, cl, (unsigned long long)r0,
-                    (unsigned long long)c0, (unsigned long long)t->nrows,
-                    (unsigned long long)t->ncols);
-    uint64_t code = k2_morton_encode(crow, ccol);
-    if (cl == t->top_level && t->top_codes[child - ls[cl]] != code)
-      K2_CHECK_FAIL("top code %llu is %llu, node %llu has code %llu",
-                    (unsigned long long)(child - ls[cl]),
-                    (unsigned long long)t->top_codes[child - ls[cl]],
-                    (unsigned long long)child, (unsigned long long)code);
-    if (cl + 1 == L && t->frontier_codes != NULL && t->frontier_codes[child - ls[cl]] != code)
-      K2_CHECK_FAIL("frontier code %llu is %llu, node %llu has code %llu",
-                    (unsigned long long)(child - ls[cl]),
-                    (unsigned long long)t->frontier_codes[child - ls[cl]],
-                    (unsigned long long)child, (unsigned long long)code);
-    if (cl == L) {  // a leaf: its cells beyond nrows/ncols must be empty
-      uint64_t vr = t->nrows - r0, vc = t->ncols - c0;
-      if (vr < leaf_side || vc < leaf_side) {
-        uint64_t q = child - t->n_internal;
-        uint64_t bits = leaf_at(t->leaves, q, leaf_bits);
-        uint64_t outside = bits & full_mask & ~leaf_valid_mask(leaf_side, vr, vc);
-        if (outside != 0) {
-          unsigned cell = (unsigned)__builtin_ctzll(outside);
-          K2_CHECK_FAIL("leaf %llu has an entry (%llu, %llu) outside the %llu x %llu matrix",
-                        (unsigned long long)q, (unsigned long long)(r0 + cell / leaf_side),
-                        (unsigned long long)(c0 + cell % leaf_side),
-                        (unsigned long long)t->nrows, (unsigned long long)t->ncols);
-        }
-      }
+    k2_check_frame *c = &stack[depth + 1];
+    if ((info = walk_child(&w, f, b, cl, child, c)) != GrB_SUCCESS) return info;
+    unsigned s = sig_at(t->sig, child);
+    if (cl + 1 == L) {  // its children are leaves: no frame needed
+      if ((info = walk_leaves(&w, c, s)) != GrB_SUCCESS) return info;
       continue;
     }
-    stack[++depth] = (k2_check_frame){child, crow, ccol, sig_at(t->sig, child)};
+    c->rest = s;
+    depth++;
   }
   for (uint32_t l = 1; l <= L; l++) {
-    if (cursor[l] != ls[l + 1])
+    if (w.cursor[l] != ls[l + 1])
       K2_CHECK_FAIL("level %u: the walk reached %llu of %llu nodes", l,
-                    (unsigned long long)(cursor[l] - ls[l]),
+                    (unsigned long long)(w.cursor[l] - ls[l]),
                     (unsigned long long)(ls[l + 1] - ls[l]));
   }
   return GrB_SUCCESS;
