@@ -460,7 +460,7 @@ __attribute__((format(printf, 5, 6))) static bool bv_fail(bv_worker *w, GrB_Info
 
 static bool bv_bits_fail(bv_worker *w, const bv_bits *r, uint64_t node) {
   return bv_fail(w, GrB_INVALID_VALUE, r->pos, node, "%s",
-                 (r->err & BV_EOF) ? "read beyond the end of the stream"
+                 (r->err & BV_EOF) ? "read beyond the end of the stream (or of the record)"
                                    : "a code longer than 63 bits");
 }
 
@@ -486,7 +486,7 @@ static bool bv_node(bv_worker *w, bv_bits *r, uint64_t x, uint32_t *out, uint64_
 // The list of node y, decoded by random access through the offsets into a new buffer.
 static bool bv_fetch(bv_worker *w, uint64_t y, int64_t depth, uint32_t **list, uint32_t *len) {
   const bv_graph *G = w->G;
-  bv_bits r = {G->graph, G->offsets[y], G->graph_bits, BV_OK};
+  bv_bits r = {G->graph, G->offsets[y], G->offsets[y + 1], BV_OK};  // the record of y only
   bv_bits peek = r;
   uint64_t d = bv_code(&peek, G->P.c_outdeg, G->P.zetak);
   if (peek.err) return bv_bits_fail(w, &peek, y);
@@ -720,7 +720,8 @@ static void bv_worker_free(bv_worker *w) {
 }
 
 // Decodes nodes [s, e) whose arcs go to I/J from pos[x] on (pos NULL: sequential scan from
-// node 0 writing at a running cursor, up to `arcs` arcs).
+// node 0 writing at a running cursor, up to `arcs` arcs). With offsets, every record must end
+// where the next one starts.
 static bool bv_decode_range(bv_worker *w, uint64_t s, uint64_t e, const uint64_t *pos, uint32_t *I,
                             uint32_t *J, uint64_t arcs) {
   const bv_graph *G = w->G;
@@ -730,7 +731,7 @@ static bool bv_decode_range(bv_worker *w, uint64_t s, uint64_t e, const uint64_t
   // the window before s, by random access
   for (uint64_t y = s > G->P.window ? s - G->P.window : 0; y < s; y++) {
     uint32_t slot = (uint32_t)(y % slots);
-    bv_bits r = {G->graph, G->offsets[y], G->graph_bits, BV_OK};
+    bv_bits r = {G->graph, G->offsets[y], G->offsets[y + 1], BV_OK};
     uint64_t d = pos[y + 1] - pos[y];
     if (d > w->warm_cap[slot]) {
       uint32_t *b = realloc(w->warm[slot], d * sizeof *b);
@@ -749,16 +750,16 @@ static bool bv_decode_range(bv_worker *w, uint64_t s, uint64_t e, const uint64_t
     uint64_t at = pos ? pos[x] : cursor;
     uint64_t room = pos ? pos[x + 1] - at : arcs - at;
     uint32_t d;
+    if (G->offsets != NULL) r.end = G->offsets[x + 1];  // a record may not overrun the next
     if (BV_UNLIKELY(!bv_node(w, &r, x, J + at, room, &d, 0))) return false;
     for (uint32_t k = 0; k < d; k++) I[at + k] = (uint32_t)x;
     w->ring[x % slots] = (bv_slot){x, J + at, d};
-    if (pos != NULL) {
+    if (pos == NULL) cursor += d;
+    if (G->offsets != NULL) {
       if (BV_UNLIKELY(r.pos != G->offsets[x + 1]))
         return bv_fail(w, GrB_INVALID_VALUE, r.pos, x,
                        "record ends at bit %llu but .offsets says %llu",
                        (unsigned long long)r.pos, (unsigned long long)G->offsets[x + 1]);
-    } else {
-      cursor += d;
     }
   }
   if (pos == NULL && cursor != arcs)
@@ -804,6 +805,8 @@ static GrB_Info bv_read_offsets(uint64_t **out, const bv_graph *G, const uint8_t
   return GrB_SUCCESS;
 }
 
+static GrB_Info bv_decode_sequential(const bv_graph *G, uint32_t *I, uint32_t *J);
+
 // Parallel decode with offsets: outdegrees first (exact output positions), then chunks.
 static GrB_Info bv_decode_parallel(const bv_graph *G, uint32_t *I, uint32_t *J, uint32_t chunks) {
   const uint64_t n = G->P.nodes;
@@ -814,9 +817,9 @@ static GrB_Info bv_decode_parallel(const bv_graph *G, uint32_t *I, uint32_t *J, 
   uint64_t bad = UINT64_MAX;  // smallest node whose outdegree is unreadable
 #pragma omp parallel for schedule(static) reduction(min : bad)
   for (uint64_t x = 0; x < n; x++) {
-    bv_bits r = {G->graph, G->offsets[x], G->graph_bits, BV_OK};
+    bv_bits r = {G->graph, G->offsets[x], G->offsets[x + 1], BV_OK};
     uint64_t d = bv_code(&r, G->P.c_outdeg, G->P.zetak);
-    if (r.err || d > n || r.pos > G->offsets[x + 1]) {
+    if (r.err || d > n) {
       if (x < bad) bad = x;
       d = 0;
     }
@@ -824,6 +827,8 @@ static GrB_Info bv_decode_parallel(const bv_graph *G, uint32_t *I, uint32_t *J, 
   }
   if (bad != UINT64_MAX) {
     free(pos);
+    GrB_Info located = bv_decode_sequential(G, I, J);
+    if (located != GrB_SUCCESS) return located;
     K2_FAIL(GrB_INVALID_VALUE, "%s: bit offset %llu (node %llu): unreadable outdegree", G->gpath,
             (unsigned long long)G->offsets[bad], (unsigned long long)bad);
   }
@@ -832,6 +837,8 @@ static GrB_Info bv_decode_parallel(const bv_graph *G, uint32_t *I, uint32_t *J, 
   uint64_t total = pos[n];
   if (total != G->P.arcs) {
     free(pos);
+    GrB_Info located = bv_decode_sequential(G, I, J);  // finds the first bad record
+    if (located != GrB_SUCCESS) return located;
     K2_FAIL(GrB_INVALID_VALUE, "%s: the outdegrees add up to %llu arcs, the 'arcs' property says %llu",
             G->gpath, (unsigned long long)total, (unsigned long long)G->P.arcs);
   }
