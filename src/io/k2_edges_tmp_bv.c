@@ -1,6 +1,5 @@
 // k2_edges_tmp_bv.c: TEMPORARY stand-ins (branch bv only) for symbols other branches provide:
-// the edge-list helpers of src/io/k2_edges.c and K2_init/K2_finalize/K2_error_string. Deleted
-// before the branch is merged.
+// the edge-list helpers of src/io/k2_edges.c. Deleted before the branch is merged.
 // SPDX-License-Identifier: Apache-2.0
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +75,3 @@ GrB_Info k2_edges_apply_options(K2_Edges *E, const K2_ReadOptions *opt) {
   }
   return GrB_SUCCESS;
 }
-
-GrB_Info K2_init(void) { return GrB_SUCCESS; }
-GrB_Info K2_finalize(void) { return GrB_SUCCESS; }
-const char *K2_error_string(void) { return k2_error_get(); }
