@@ -38,6 +38,17 @@ static bool el_lightgraphs_header(const char *p, uint64_t *n, uint64_t *m, int *
   return true;
 }
 
+// A "src,dst" header: printable text with a comma (binary garbage is not a header).
+static bool el_text_header(const char *p) {
+  bool comma = false;
+  for (; *p != '\0'; p++) {
+    unsigned char c = (unsigned char)*p;
+    if ((c < 0x20 && c != '\t') || c == 0x7f) return false;
+    comma |= c == ',';
+  }
+  return comma;
+}
+
 // Separator between columns: blanks, or blanks around one comma. False if there is none.
 static inline bool el_separator(const char **pp) {
   const char *p = *pp, *q = k2_skip_blanks(p);
@@ -82,7 +93,7 @@ GrB_Info k2_read_edge_list(K2_Edges *E, k2_text *t, const K2_ReadOptions *opt) {
         if ((info = k2_edges_reserve(E, reserve)) != GrB_SUCCESS) return info;
         continue;
       }
-      if ((unsigned)(c - '0') > 9 && strchr(p, ',') != NULL) continue;  // "src,dst" header
+      if ((unsigned)(c - '0') > 9 && el_text_header(p)) continue;  // "src,dst" header
     }
     uint64_t a, b;
     int sa = k2_scan_u64(&p, &a);

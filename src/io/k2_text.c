@@ -79,10 +79,15 @@ static GrB_Info k2_text_fill(k2_text *t) {
     int err = Z_OK;
     const char *msg = gzerror(t->gz, &err);
     if (n < 0 || err != Z_OK) {
-      // A gzip stream cut short reads as Z_BUF_ERROR "unexpected end of file".
-      K2_FAIL(GrB_INVALID_VALUE, "%s:%llu: %s: %s", t->name, (unsigned long long)t->line + 1,
-              gzdirect(t->gz) ? "read error" : "corrupt or truncated gzip data",
-              err == Z_ERRNO ? strerror(errno) : msg);
+      // A gzip stream cut short reads as Z_BUF_ERROR "unexpected end of file". The bytes that
+      // came before the failure are still handed out; the error surfaces where they end.
+      t->pending = GrB_INVALID_VALUE;
+      size_t k = strlen(t->name);  // zlib prefixes its message with the path
+      if (strncmp(msg, t->name, k) == 0 && msg[k] == ':' && msg[k + 1] == ' ') msg += k + 2;
+      snprintf(t->pending_msg, sizeof t->pending_msg, "%s: %s",
+               gzdirect(t->gz) ? "read error" : "corrupt or truncated gzip data",
+               err == Z_ERRNO ? strerror(errno) : msg);
+      n = n < 0 ? 0 : n;
     }
     if (t->bytes == 0 && n > 0) t->gzip = !gzdirect(t->gz);
     got = (size_t)n;
@@ -115,6 +120,10 @@ GrB_Info k2_text_next(k2_text *t, char **line, size_t *len) {
     }
     t->scanned = t->end;
     if (t->eof) {
+      if (t->pending != GrB_SUCCESS) {  // never hand out the cut-off last line
+        return k2_error_set(t->pending, "%s:%llu: %s", t->name, (unsigned long long)t->line + 1,
+                            t->pending_msg);
+      }
       if (t->beg == t->end) return GrB_NO_VALUE;
       size_t n = t->end - t->beg;  // a last line without '\n'
       t->buf[t->end] = '\0';
@@ -146,6 +155,9 @@ GrB_Info k2_text_error(const k2_text *t, GrB_Info info, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  for (char *c = what; *c != '\0'; c++) {  // quoted binary input stays printable
+    if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f) *c = '?';
+  }
   return k2_error_set(info, "%s:%llu: %s", t->name, (unsigned long long)t->line, what);
 }
 

@@ -26,6 +26,8 @@ typedef struct {
   uint64_t line;             // number of the last line returned (1-based)
   uint64_t bytes;            // uncompressed bytes read so far
   const char *name;          // file name for messages
+  GrB_Info pending;          // a read error held back until the data before it is used
+  char pending_msg[160];
 } k2_text;
 
 // Open a file; gzip is recognised by its magic bytes (1f 8b), whatever the name.
