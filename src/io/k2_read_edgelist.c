@@ -72,7 +72,7 @@ GrB_Info k2_read_edge_list(K2_Edges *E, k2_text *t, const K2_ReadOptions *opt) {
   char *line;
   size_t len;
   GrB_Info info;
-  if ((info = k2_edges_reserve(E, (uint64_t)1 << 16)) != GrB_SUCCESS) return info;
+  if ((info = k2_edges_reserve(E, k2_text_reserve_hint(t, (uint64_t)1 << 20, 8))) != GrB_SUCCESS) return info;
   while ((info = k2_text_next(t, &line, &len)) == GrB_SUCCESS) {
     const char *p = k2_skip_blanks(line);
     char c = *p;
@@ -89,8 +89,7 @@ GrB_Info k2_read_edge_list(K2_Edges *E, k2_text *t, const K2_ReadOptions *opt) {
         lightgraphs = true;
         base = 1;
         limit = lg_n;
-        uint64_t reserve = lg_m < ((uint64_t)1 << 24) ? lg_m : ((uint64_t)1 << 24);
-        if ((info = k2_edges_reserve(E, reserve)) != GrB_SUCCESS) return info;
+        if ((info = k2_edges_reserve(E, k2_text_reserve_hint(t, lg_m, 4))) != GrB_SUCCESS) return info;
         continue;
       }
       if ((unsigned)(c - '0') > 9 && el_text_header(p)) continue;  // "src,dst" header

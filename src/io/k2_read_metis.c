@@ -73,8 +73,7 @@ GrB_Info k2_read_metis(K2_Edges *E, k2_text *t) {
     return k2_text_error(t, GrB_INVALID_VALUE, "unsupported header values in '%s'", line);
   }
   E->nrows = E->ncols = n;
-  uint64_t reserve = 2 * m < ((uint64_t)1 << 22) ? 2 * m : ((uint64_t)1 << 22);
-  if ((info = k2_edges_reserve(E, reserve)) != GrB_SUCCESS) return info;
+  if ((info = k2_edges_reserve(E, k2_text_reserve_hint(t, 2 * m, 2))) != GrB_SUCCESS) return info;
 
   uint64_t v = 0, loops = 0;
   while ((info = k2_text_next(t, &line, &len)) == GrB_SUCCESS) {

@@ -147,7 +147,7 @@ static GrB_Info mm_push(K2_Edges *E, uint32_t i, uint32_t j, mm_symmetry sym) {
 
 static GrB_Info mm_coordinate(K2_Edges *E, k2_text *t, mm_field field, mm_symmetry sym,
                               uint64_t nz) {
-  uint64_t reserve = nz < ((uint64_t)1 << 20) ? nz : ((uint64_t)1 << 20);
+  uint64_t reserve = k2_text_reserve_hint(t, nz, 4);  // "i j\n" at least
   GrB_Info info = k2_edges_reserve(E, sym == MM_GENERAL ? reserve : 2 * reserve);
   if (info != GrB_SUCCESS) return info;
   uint64_t seen = 0;

@@ -9,24 +9,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "util/k2_error.h"
 
 // 1 MiB blocks: large enough that the per-read overhead vanishes, small enough for the cache.
 #define K2_TEXT_BLOCK ((size_t)1 << 20)
 
-static GrB_Info k2_text_alloc(k2_text *t, const char *name) {
+static GrB_Info k2_text_alloc(k2_text *t, const char *name, size_t cap) {
   memset(t, 0, sizeof *t);
   t->name = name;
-  t->cap = K2_TEXT_BLOCK;
+  t->cap = cap;
   t->buf = malloc(t->cap + 1);  // + 1: room for the NUL after an unterminated last line
   if (t->buf == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", name);
   return GrB_SUCCESS;
 }
 
 GrB_Info k2_text_open_file(k2_text *t, const char *path) {
-  GrB_Info info = k2_text_alloc(t, path);
+  GrB_Info info = k2_text_alloc(t, path, K2_TEXT_BLOCK);
   if (info != GrB_SUCCESS) return info;
+  struct stat st;
+  if (stat(path, &st) == 0) t->size = (uint64_t)st.st_size;
   errno = 0;
   t->gz = gzopen(path, "rb");
   if (t->gz == NULL) {
@@ -39,10 +42,12 @@ GrB_Info k2_text_open_file(k2_text *t, const char *path) {
 }
 
 GrB_Info k2_text_open_memory(k2_text *t, const void *data, size_t size, const char *name) {
-  GrB_Info info = k2_text_alloc(t, name);
+  // small inputs (tests, fuzzing) get a small buffer: it grows if a line needs more
+  GrB_Info info = k2_text_alloc(t, name, size < K2_TEXT_BLOCK ? (size < 64 ? 64 : size) : K2_TEXT_BLOCK);
   if (info != GrB_SUCCESS) return info;
   t->mem = data;
   t->mem_left = size;
+  t->size = size;
   return GrB_SUCCESS;
 }
 
@@ -147,6 +152,11 @@ GrB_Info k2_text_peek(k2_text *t, const char **data, size_t *n) {
   *data = t->buf + t->beg;
   *n = t->end - t->beg;
   return GrB_SUCCESS;
+}
+
+uint64_t k2_text_reserve_hint(const k2_text *t, uint64_t declared, unsigned min_bytes) {
+  uint64_t cap = t->gzip ? ((uint64_t)1 << 24) : t->size / min_bytes + 1;
+  return declared < cap ? declared : cap;
 }
 
 GrB_Info k2_text_error(const k2_text *t, GrB_Info info, const char *fmt, ...) {

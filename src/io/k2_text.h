@@ -25,6 +25,7 @@ typedef struct {
   bool gzip;                 // the file is gzip-compressed
   uint64_t line;             // number of the last line returned (1-based)
   uint64_t bytes;            // uncompressed bytes read so far
+  uint64_t size;             // bytes of the file or memory input (compressed size for gzip)
   const char *name;          // file name for messages
   GrB_Info pending;          // a read error held back until the data before it is used
   char pending_msg[160];
@@ -42,6 +43,11 @@ void k2_text_close(k2_text *t);
 GrB_Info k2_text_next(k2_text *t, char **line, size_t *len);
 // The first bytes of the input without consuming them (up to one buffer); *n = 0 if empty.
 GrB_Info k2_text_peek(k2_text *t, const char **data, size_t *n);
+
+// How many items to reserve for a count declared by a header: the count, unless the input is
+// too small to hold that many items of at least min_bytes each (a lying header must not make
+// a small input allocate gigabytes). gzip input is capped at 2^24 items instead; arrays grow.
+uint64_t k2_text_reserve_hint(const k2_text *t, uint64_t declared, unsigned min_bytes);
 
 // Record "name:line: message" (the current line) as the error; returns info.
 GrB_Info k2_text_error(const k2_text *t, GrB_Info info, const char *fmt, ...)
