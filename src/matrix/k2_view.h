@@ -48,6 +48,7 @@ typedef struct {
   const uint64_t *top_codes;
   const uint64_t *frontier_codes; // codes of level levels-1, or NULL
   double weight;                  // the edge weight (iso value)
+  void *device;                   // the CUDA engine's resident copy of this tree, or NULL
 } k2_view;
 
 // 4-bit signature of internal node p.
@@ -60,6 +61,17 @@ static inline uint64_t k2_view_leaf(const k2_view *v, uint64_t q) {
   uint64_t bit = q * v->leaf_bits;
   if (v->leaf_bits == 64) return v->leaves[q];
   return (v->leaves[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << v->leaf_bits) - 1);
+}
+
+// First child of internal node p: its directory sample plus the fan-outs of the nodes between
+// the sample and p (at most 2^dir_log / 16 words).
+static inline uint64_t k2_view_first_child(const k2_view *v, uint64_t p) {
+  uint64_t k = p >> v->dir_log, s = k << v->dir_log, r = v->dir[k];
+  uint64_t w = s >> 4, wend = p >> 4;
+  for (; w < wend; w++) r += (uint64_t)__builtin_popcountll(v->sig[w]);
+  uint32_t sh = (uint32_t)(p & 15) * 4;
+  if (sh) r += (uint64_t)__builtin_popcountll(v->sig[wend] & ((UINT64_C(1) << sh) - 1));
+  return r;
 }
 
 // Morton codes interleave row and column bits, row bit above column bit at every level.

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# scripts/gpu-run.sh: the one GPU run (on the H200 machine, from the repository root).
+# SPDX-License-Identifier: Apache-2.0
+#
+# Unpacks the Debian packages carried in .deps/ (no registry there), configures and builds
+# with CUDA for sm_90 (+ PTX), runs the GPU tests, then the same tests under compute-sanitizer
+# memcheck and racecheck, then the benchmark; logs and CSV go to $OUT.
+#   scripts/gpu-run.sh [test] [sanitize] [bench]   (default: all three)
+# Graph data: the files under .gpudata/ (copied from ../shared/data, carried with the run).
+# Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
+set -u
+OUT=${OUT:-/tmp/k2-gpu-out}
+mkdir -p "$OUT"
+STEPS=${*:-test sanitize bench}
+ROOT=$PWD
+PREFIX=/tmp/k2prefix
+BUILD=${BUILD:-build-gpu}
+log() { echo "== $(date +%T) $*" | tee -a "$OUT/run.log"; }
+
+log "machine: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
+log "nvcc: $(nvcc --version | tail -1)"
+mkdir -p $PREFIX
+for f in .deps/*.deb; do dpkg -x "$f" $PREFIX; done
+LIBDIR=$PREFIX/usr/lib/x86_64-linux-gnu
+# zlib1g-dev's libz.so points at the builder's libz; point it at this machine's.
+ZSO=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 2>/dev/null | head -1)
+[ -n "$ZSO" ] && ln -sf "$ZSO" $LIBDIR/libz.so
+export LD_LIBRARY_PATH=$LIBDIR:${LD_LIBRARY_PATH:-}
+export K2GRB_DATA_DIR=$ROOT/.gpudata
+
+log "configure"
+cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DK2_USE_CUDA=ON -DK2_WERROR=ON \
+  -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" -DGRAPHBLAS_ROOT=$PREFIX/usr \
+  -DGRAPHBLAS_INCLUDE_DIR=$PREFIX/usr/include -DGRAPHBLAS_LIBRARY=$LIBDIR/libgraphblas.so \
+  -DCMOCKA_INCLUDE_DIR=$PREFIX/usr/include -DCMOCKA_LIBRARY=$LIBDIR/libcmocka.so \
+  -DXXHASH_INCLUDE_DIR=$PREFIX/usr/include -DZLIB_ROOT=$PREFIX/usr \
+  -DK2_DATA_DIR=$ROOT/.gpudata >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+log "build"
+TARGETS=$(cd tests/gpu && ls test_*.c | sed 's/\.c$//' | tr '\n' ' ')
+if [ -f bench/bench_gpu.cu ] && grep -q bench_gpu bench/CMakeLists.txt 2>/dev/null; then
+  TARGETS="$TARGETS bench_gpu"
+fi
+for t in $TARGETS; do
+  cmake --build $BUILD -j16 --target $t >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+done
+grep -iE "warning" "$OUT/build.log" | head -20
+
+rc=0
+for step in $STEPS; do
+  case $step in
+    test)
+      log "ctest -L gpu"
+      ctest --test-dir $BUILD -L gpu --output-on-failure 2>&1 | tee "$OUT/ctest.log" | tail -40
+      [ "${PIPESTATUS[0]}" = 0 ] || rc=1 ;;
+    sanitize)
+      for t in $(cd tests/gpu && ls test_*.c | sed 's/\.c$//'); do
+        for tool in memcheck racecheck; do
+          log "compute-sanitizer --tool $tool $t"
+          extra=""
+          [ $tool = memcheck ] && extra="--leak-check full"
+          K2GRB_GPU_QUICK=1 compute-sanitizer --tool $tool $extra --error-exitcode 99 \
+            $BUILD/tests/$t >"$OUT/sanitize-$tool-$t.log" 2>&1
+          src=$?
+          grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|PASSED|FAILED" \
+            "$OUT/sanitize-$tool-$t.log" | tail -5
+          log "$tool $t exit $src"
+          [ $src = 0 ] || rc=1
+        done
+      done ;;
+    bench)
+      if [ -x $BUILD/bench/bench_gpu ]; then
+        log "bench_gpu ${BENCH_ARGS:-}"
+        $BUILD/bench/bench_gpu --csv "$OUT/bench.csv" ${BENCH_ARGS:-} 2>&1 | tee "$OUT/bench.log"
+        [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+      else
+        log "no bench_gpu target"
+      fi ;;
+  esac
+done
+log "done rc=$rc"
+exit $rc

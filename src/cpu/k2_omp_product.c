@@ -1,0 +1,191 @@
+// k2_omp_product.c: the OpenMP engine, the fast CPU path.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Ownership instead of atomics: the nodes of a partition level are tasks; a right product
+// groups them by row block (a left product by column block), so every output entry is written
+// by one thread only. Each task descends its subtree level by level in tiles: in level order the
+// children of a contiguous range of nodes are contiguous, so a tile needs one directory lookup
+// for its first child and running sums of fan-outs after that; per level one buffer of at most
+// K2_OMP_TILE block origins (row, column), so scratch is bounded by the depth, not the size.
+// The leaf update is specialized per (type, monoid, multiply) by k2_omp_leaf.inc.
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch/k2_kernels.h"
+#include "util/k2_error.h"
+
+#define K2_OMP_TILE 2048  // block origins per level buffer (fits L1/L2)
+
+typedef struct {
+  uint64_t node;        // the task's node at the partition level
+  uint64_t owner;       // row block (right) or column block (left): the output range it writes
+  uint64_t work;        // leaves below it (for balancing)
+  uint32_t row, col;    // origin of the node's block
+} k2_omp_task;
+
+typedef struct {
+  uint32_t *row[64], *col[64];  // per level: block origins of the current tile
+} k2_omp_scratch;
+
+// The leaf action and the traversal, instantiated per (type, monoid, multiply).
+#include "cpu/k2_omp_kernels.inc"
+
+// ---- tasks ---------------------------------------------------------------------------------
+
+// Number of leaves below each task (one directory lookup per task and level).
+static void k2_omp_task_work(const k2_view *A, uint32_t lvl0, k2_omp_task *tasks, uint64_t ntasks) {
+#pragma omp parallel for schedule(dynamic, 16)
+  for (uint64_t k = 0; k < ntasks; k++) {
+    uint64_t lo = tasks[k].node, hi = lo + 1;
+    for (uint32_t lvl = lvl0; lvl < A->levels; lvl++) {
+      uint64_t first = k2_view_first_child(A, lo), n = 0;
+      for (uint64_t p = lo; p < hi; p++) n += (uint64_t)__builtin_popcount(k2_view_sig(A, p));
+      lo = first;
+      hi = first + n;
+    }
+    tasks[k].work = hi - lo;
+  }
+}
+
+static int k2_omp_task_cmp(const void *a, const void *b) {
+  const k2_omp_task *x = a, *y = b;
+  if (x->owner != y->owner) return x->owner < y->owner ? -1 : 1;
+  return x->node < y->node ? -1 : x->node > y->node;
+}
+
+// Tasks: the nodes of the deepest level with at most `max_tasks` nodes.
+static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uint64_t *ntasks,
+                             uint32_t *task_level, uint64_t max_tasks) {
+  uint32_t lvl = 0;
+  while (lvl + 1 < A->levels && A->level_start[lvl + 2] - A->level_start[lvl + 1] <= max_tasks) lvl++;
+  uint64_t n = A->level_start[lvl + 1] - A->level_start[lvl];
+  k2_omp_task *t = malloc(n * sizeof *t);
+  uint64_t *codes = malloc(n * sizeof(uint64_t));
+  uint64_t *next = malloc(n * sizeof(uint64_t));
+  if (t == NULL || codes == NULL || next == NULL) {
+    free(t);
+    free(codes);
+    free(next);
+    return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for %llu tasks",
+                        (unsigned long long)n);
+  }
+  // codes of the task level, expanded from the root (the levels above hold fewer nodes)
+  uint64_t cnt = 1;
+  codes[0] = 0;
+  for (uint32_t l = 0; l < lvl; l++) {
+    uint64_t first = A->level_start[l], m = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+      unsigned s = k2_view_sig(A, first + i);
+      for (unsigned b = 0; b < 4; b++)
+        if (s & (1u << b)) next[m++] = (codes[i] << 2) | b;
+    }
+    uint64_t *sw = codes;
+    codes = next;
+    next = sw;
+    cnt = m;
+  }
+  uint32_t shift = A->side_log - lvl;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t br, bc;
+    k2_morton_split(codes[i], &br, &bc);
+    t[i].node = A->level_start[lvl] + i;
+    t[i].row = (uint32_t)(br << shift);
+    t[i].col = (uint32_t)(bc << shift);
+    t[i].owner = left ? bc : br;
+  }
+  free(codes);
+  free(next);
+  k2_omp_task_work(A, lvl, t, n);
+  qsort(t, n, sizeof *t, k2_omp_task_cmp);
+  *out = t;
+  *ntasks = n;
+  *task_level = lvl;
+  return 0;
+}
+
+// ---- identity fill -------------------------------------------------------------------------
+
+static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
+  size_t sz = k2_type_size(P->type);
+  bool zero = P->monoid == K2_MON_PLUS || P->monoid == K2_MON_LOR || P->monoid == K2_MON_ANY ||
+              (P->type == K2_T_BOOL && P->monoid == K2_MON_MAX);
+  if (zero) {
+#pragma omp parallel for schedule(static) if (ny > 65536)
+    for (uint64_t k = 0; k < ny; k++) memset((char *)P->y + k * sz, 0, sz);
+  } else {
+    k2_omp_fill_extreme(P, ny);
+  }
+  if (P->y_present != NULL) memset(P->y_present, 0, ny);
+}
+
+int k2_omp_product(const k2_view *A, const k2_product *P) {
+  if (!k2_product_supported(P)) return K2_DECLINED;
+  uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
+  k2_omp_fill_identity(P, ny);
+  if (A->n_internal == 0) return 0;
+  k2_omp_leaf_fn leaf = k2_omp_select(P);
+  if (leaf == NULL) return K2_DECLINED;
+
+  int nthreads = omp_get_max_threads();
+  k2_omp_task *tasks = NULL;
+  uint64_t ntasks = 0;
+  uint32_t task_level = 0;
+  int rc = k2_omp_make_tasks(A, P->left, &tasks, &ntasks, &task_level,
+                             nthreads == 1 ? 1 : (uint64_t)4096);
+  if (rc != 0) return rc;
+  // groups of tasks with the same owner, then chunks of groups of about equal work
+  uint64_t total = 0;
+  for (uint64_t k = 0; k < ntasks; k++) total += tasks[k].work;
+  uint64_t nchunks = (uint64_t)nthreads * 8, *chunk_start = malloc((nchunks + 2) * sizeof(uint64_t));
+  if (chunk_start == NULL) {
+    free(tasks);
+    return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+  }
+  uint64_t nc = 0, acc = 0, target = total / nchunks + 1;
+  chunk_start[nc++] = 0;
+  for (uint64_t k = 0; k < ntasks; k++) {
+    acc += tasks[k].work;
+    bool group_end = k + 1 == ntasks || tasks[k + 1].owner != tasks[k].owner;
+    if (group_end && acc >= target && k + 1 < ntasks && nc <= nchunks) {
+      chunk_start[nc++] = k + 1;
+      acc = 0;
+    }
+  }
+  chunk_start[nc] = ntasks;
+
+  int err = 0;
+#pragma omp parallel
+  {
+    k2_omp_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    bool ok = true;
+    for (uint32_t l = task_level; l < A->levels && ok; l++) {
+      sc.row[l] = malloc((K2_OMP_TILE + 4) * sizeof(uint32_t));
+      sc.col[l] = malloc((K2_OMP_TILE + 4) * sizeof(uint32_t));
+      ok = sc.row[l] != NULL && sc.col[l] != NULL;
+    }
+    if (!ok) {
+#pragma omp atomic write
+      err = 1;
+    } else {
+#pragma omp for schedule(dynamic, 1)
+      for (uint64_t c = 0; c < nc; c++) {
+        for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
+          sc.row[task_level][0] = tasks[k].row;
+          sc.col[task_level][0] = tasks[k].col;
+          k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);
+        }
+      }
+    }
+    for (uint32_t l = 0; l < 64; l++) {
+      free(sc.row[l]);
+      free(sc.col[l]);
+    }
+  }
+  free(chunk_start);
+  free(tasks);
+  if (err) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
+  return 0;
+}

@@ -1,0 +1,189 @@
+// k2_cuda_api.c: the public device calls (include/k2grb/device.h) over the CUDA gateway.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Plain C: this side knows the K2_Matrix object and GraphBLAS; the .cu side knows views only.
+#include <string.h>
+
+#include "cuda/k2_cuda_gateway.h"
+#include "matrix/k2_matrix.h"
+#include "util/k2_error.h"
+
+int k2_cuda_fail(int info, const char *message) {
+  return (int)k2_error_set((GrB_Info)info, "%s", message);
+}
+
+// The gateway's int results as GrB_Info: a decline is "not implemented" to a public caller.
+static GrB_Info k2_cuda_info(int rc) {
+  if (rc == K2_DECLINED) return GrB_NOT_IMPLEMENTED;
+  return (GrB_Info)rc;
+}
+
+GrB_Info K2_Device_available(bool *present) {
+  if (present == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_available: present is NULL");
+  *present = k2_cuda_available() != 0;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_setTileSize(GrB_Index M) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.tile = M;
+  return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Device_getTileSize(GrB_Index *M) {
+  if (M == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_getTileSize: M is NULL");
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  *M = s.tile;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_setOffsets(K2_DeviceOffsets source) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.offsets = (int)source;
+  return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Device_getOffsets(K2_DeviceOffsets *source) {
+  if (source == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_getOffsets: source is NULL");
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  *source = (K2_DeviceOffsets)s.offsets;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_setBudget(GrB_Index bytes) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.budget = bytes;
+  return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Device_getBudget(GrB_Index *bytes) {
+  if (bytes == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_getBudget: bytes is NULL");
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  *bytes = s.budget;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_setGraphs(bool enable) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.graphs = enable;
+  return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_upload");
+  if (info != GrB_SUCCESS) return info;
+  if (config < K2_DEVICE_AUTO || config > K2_DEVICE_FRONTIER)
+    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_upload: bad configuration %d", (int)config);
+  if (!k2_cuda_available())
+    K2_MATRIX_FAIL(A, GrB_NOT_IMPLEMENTED, "K2_Matrix_upload: no CUDA device");
+  info = k2_matrix_wait(A);
+  if (info != GrB_SUCCESS) return info;
+  pthread_mutex_lock(&A->lock);
+  k2_view v;
+  k2_tree_view(&v, &A->tree, A->weight);
+  int want = (int)config;
+  if (want == K2_CUDA_CONFIG_AUTO)
+    want = v.frontier_codes != NULL ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
+  int rc = 0;
+  if (A->device == NULL || k2_cuda_device_config(A->device) != want) {
+    void *old = A->device, *fresh = NULL;
+    A->device = NULL;
+    k2_cuda_release(old);
+    rc = k2_cuda_upload(&v, want, &fresh);
+    A->device = rc == 0 ? fresh : NULL;
+  }
+  pthread_mutex_unlock(&A->lock);
+  if (rc != 0) {
+    GrB_Info e = k2_cuda_info(rc);
+    return k2_error_set_obj(A->error, sizeof A->error, e, "%s", k2_error_get());
+  }
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_deviceRelease(K2_Matrix A) {
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_deviceRelease");
+  if (info != GrB_SUCCESS) return info;
+  pthread_mutex_lock(&A->lock);
+  void *old = A->device;
+  A->device = NULL;
+  pthread_mutex_unlock(&A->lock);
+  k2_cuda_release(old);
+  return GrB_SUCCESS;
+}
+
+static bool k2_cuda_type_of(GrB_Type type, k2_type *t) {
+  if (type == GrB_BOOL) *t = K2_T_BOOL;
+  else if (type == GrB_INT32) *t = K2_T_INT32;
+  else if (type == GrB_INT64) *t = K2_T_INT64;
+  else if (type == GrB_FP32) *t = K2_T_FP32;
+  else if (type == GrB_FP64) *t = K2_T_FP64;
+  else return false;
+  return true;
+}
+
+GrB_Info K2_Matrix_deviceBytes(K2_DeviceBytes *bytes, K2_Matrix A, K2_DeviceConfig config,
+                               GrB_Type type, GrB_Index batch, bool left, unsigned flags) {
+  if (bytes == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_deviceBytes: bytes is NULL");
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_deviceBytes");
+  if (info != GrB_SUCCESS) return info;
+  k2_product P;
+  memset(&P, 0, sizeof P);
+  if (!k2_cuda_type_of(type, &P.type))
+    K2_MATRIX_FAIL(A, GrB_DOMAIN_MISMATCH, "K2_Matrix_deviceBytes: type not native");
+  if (batch < 1 || batch > 256)
+    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_deviceBytes: batch %llu outside 1..256",
+                   (unsigned long long)batch);
+  if (config < K2_DEVICE_AUTO || config > K2_DEVICE_FRONTIER)
+    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_deviceBytes: bad configuration %d",
+                   (int)config);
+  static const uint8_t flag_byte = 1;
+  P.batch = (uint32_t)batch;
+  P.left = left;
+  P.x_present = (flags & K2_DEVICE_X_PRESENT) ? &flag_byte : NULL;
+  P.y_present = (flags & K2_DEVICE_Y_PRESENT) ? (uint8_t *)&flag_byte : NULL;
+  P.y_skip = (flags & K2_DEVICE_Y_SKIP) ? &flag_byte : NULL;
+  info = k2_matrix_wait(A);
+  if (info != GrB_SUCCESS) return info;
+  pthread_mutex_lock(&A->lock);
+  k2_view v;
+  k2_tree_view(&v, &A->tree, A->weight);
+  v.device = A->device;
+  k2_cuda_bytes b;
+  int rc = k2_cuda_product_bytes(&v, (int)config, &P, &b);
+  pthread_mutex_unlock(&A->lock);
+  if (rc != 0) {
+    GrB_Info e = k2_cuda_info(rc);
+    return k2_error_set_obj(A->error, sizeof A->error, e, "%s", k2_error_get());
+  }
+  bytes->matrix = b.matrix;
+  bytes->scratch = b.scratch;
+  bytes->vectors = b.vectors;
+  bytes->total = b.total;
+  bytes->tiles = b.tiles;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_memory(K2_DeviceMemory *memory) {
+  if (memory == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_memory: memory is NULL");
+  memory->allocated = k2_cuda_allocated_bytes();
+  memory->peak = k2_cuda_peak_bytes();
+  memory->allocations = k2_cuda_live_allocations();
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_resetPeak(void) {
+  k2_cuda_reset_peak();
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_trim(void) {
+  k2_cuda_trim();
+  return GrB_SUCCESS;
+}

@@ -1,0 +1,771 @@
+// k2_cuda_engine.cu: residency, tile plans, the workspace, CUDA graphs and the product entry.
+// SPDX-License-Identifier: Apache-2.0
+//
+// A product starts at the top level (codes expanded on the host, resident with the matrix) or,
+// in the FRONTIER configuration, at the cached codes of the last internal level. The host
+// plans the tiles once per (matrix, tile size, offsets source): a level is cut into ranges
+// whose children fit in M codes, each range descended to the leaves before the next (depth
+// first), so one buffer of at most M codes per level suffices. The plan gives the exact
+// scratch; every device allocation goes through dev_alloc, which counts bytes.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include "cuda/k2_cuda_internal.cuh"
+
+extern "C" {
+// Defined by the core (src/matrix); frees the device copy of a matrix that is freed or changes.
+extern void (*k2_device_release_hook)(void *device);
+}
+
+namespace k2cu {
+namespace {
+
+constexpr int kGrbOutOfMemory = -102;
+constexpr int kGrbPanic = -101;
+constexpr int kGrbInvalidValue = -3;
+constexpr uint64_t kAlign = 256;
+
+uint64_t align_up(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
+
+// ---- engine-wide state ------------------------------------------------------------------------
+
+std::recursive_mutex g_mu;  // products, uploads and settings are serialised
+k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true};
+int g_available = -1;
+cudaStream_t g_stream = nullptr;
+
+std::atomic<uint64_t> g_allocated{0}, g_peak{0}, g_live{0};
+
+void *g_ws = nullptr;       // the shared workspace: scratch + vector buffers
+uint64_t g_ws_bytes = 0;
+uint64_t g_ws_gen = 0;      // bumped on every reallocation (recorded graphs point into it)
+
+int fail(int info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int fail(int info, const char *fmt, ...) {
+  char msg[384];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return k2_cuda_fail(info, msg);
+}
+
+// A CUDA error from `call`: allocation failures decline (the dispatcher falls back to the
+// CPU), anything else is GrB_PANIC naming the call.
+int cuda_fail(cudaError_t e, const char *call) {
+  (void)cudaGetLastError();  // clear a non-sticky error
+  if (e == cudaErrorMemoryAllocation)
+    return fail(K2_DECLINED, "k2_cuda: %s: out of device memory", call);
+  return fail(kGrbPanic, "k2_cuda: %s failed: %s (%s)", call, cudaGetErrorName(e),
+              cudaGetErrorString(e));
+}
+#define K2CU_TRY(call)                                        \
+  do {                                                        \
+    cudaError_t k2cu_e_ = (call);                             \
+    if (k2cu_e_ != cudaSuccess) return cuda_fail(k2cu_e_, #call); \
+  } while (0)
+
+cudaError_t dev_alloc(void **p, uint64_t bytes) {
+  *p = nullptr;
+  if (bytes == 0) return cudaSuccess;
+  cudaError_t e = cudaMalloc(p, bytes);
+  if (e != cudaSuccess) {
+    *p = nullptr;
+    return e;
+  }
+  uint64_t now = g_allocated.fetch_add(bytes) + bytes;
+  uint64_t peak = g_peak.load();
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
+  }
+  g_live.fetch_add(1);
+  return cudaSuccess;
+}
+
+void dev_free(void *p, uint64_t bytes) {
+  if (p == nullptr) return;
+  cudaFree(p);
+  g_allocated.fetch_sub(bytes);
+  g_live.fetch_sub(1);
+}
+
+bool ensure_init() {
+  if (g_available >= 0) return g_available == 1;
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    (void)cudaGetLastError();
+    g_available = 0;
+    return false;
+  }
+  if (cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) != cudaSuccess) {
+    (void)cudaGetLastError();
+    g_available = 0;
+    return false;
+  }
+  g_available = 1;
+  return true;
+}
+
+// ---- the tile plan ----------------------------------------------------------------------------
+
+struct Step {
+  bool leaf;            // visit leaves (last internal level) or expand to the next level
+  uint32_t level;
+  int src;              // -1: top codes, -2: frontier codes, >= 0: buffer of that level
+  uint64_t node_begin, n;
+  uint64_t code_off;    // index of node_begin's code in its source
+  uint64_t child_begin; // absolute first child of node_begin
+};
+
+struct Plan {
+  bool valid = false;
+  int config = 0;
+  uint64_t M = 0;
+  bool scan = false;
+  std::vector<Step> steps;
+  uint64_t buf_codes[65] = {0};  // codes per level buffer
+  uint64_t buf_off[65] = {0};    // byte offset of each level buffer in the scratch
+  uint64_t max_n = 0;            // widest step (scan offsets)
+  uint64_t offsets_off = 0, temp_off = 0, temp_bytes = 0;
+  uint64_t bytes = 0;            // the whole scratch
+};
+
+struct GraphKey {
+  uint64_t ws_gen, plan_id;
+  const void *x, *y, *xp, *yp, *ys, *scratch;
+  int type, mon, mult, left;
+  double w;
+  int64_t base;
+  uint32_t B;
+  bool operator==(const GraphKey &o) const { return memcmp(this, &o, sizeof *this) == 0; }
+};
+
+struct DevMatrix {
+  int config;
+  uint64_t nrows, ncols;
+  uint64_t n_internal, n_leaves;
+  uint32_t levels, leaf_log, leaf_bits, dir_log, top_level;
+  std::vector<uint64_t> level_start;
+  void *mem = nullptr;
+  uint64_t mem_bytes = 0;
+  const uint64_t *sig = nullptr, *leaves = nullptr, *dir = nullptr, *top = nullptr,
+                 *frontier = nullptr;
+  Plan plans[2];  // [scan]
+  uint64_t plan_id[2] = {0, 0};
+  cudaGraphExec_t graph = nullptr;
+  GraphKey graph_key;
+};
+uint64_t g_plan_ids = 0;
+
+unsigned host_fan(const uint64_t *sig, uint64_t p) {
+  return (unsigned)__builtin_popcount((unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u));
+}
+
+struct Planner {
+  const k2_view *A;
+  Plan *plan;
+  uint64_t fc_next[65];  // next first child at each level, walking left to right
+
+  void descend(uint32_t d, uint64_t a, uint64_t n, int src, uint64_t base) {
+    const uint32_t last = A->levels - 1;
+    if (d == last) {
+      uint64_t kids = 0;
+      for (uint64_t p = a; p < a + n; p++) kids += host_fan(A->sig, p);
+      plan->steps.push_back(Step{true, d, src, a, n, a - base, fc_next[d]});
+      fc_next[d] += kids;
+      plan->max_n = std::max(plan->max_n, n);
+      return;
+    }
+    uint64_t i = a;
+    while (i < a + n) {
+      uint64_t j = i, cnt = 0;
+      while (j < a + n) {
+        unsigned f = host_fan(A->sig, j);
+        if (cnt + f > plan->M) break;
+        cnt += f;
+        j++;
+      }
+      const uint64_t c0 = fc_next[d];
+      plan->steps.push_back(Step{false, d, src, i, j - i, i - base, c0});
+      plan->max_n = std::max(plan->max_n, j - i);
+      plan->buf_codes[d + 1] = std::max(plan->buf_codes[d + 1], cnt);
+      fc_next[d] += cnt;
+      descend(d + 1, c0, cnt, (int)(d + 1), c0);
+      i = j;
+    }
+  }
+};
+
+// Plan the traversal of A for a configuration, tile size and offsets source (host only, but
+// asks CUB for its temporary size). Returns 0 or an error.
+int make_plan(const k2_view *A, int config, uint64_t M, bool scan, Plan *plan) {
+  *plan = Plan();
+  plan->config = config;
+  plan->M = M;
+  plan->scan = scan;
+  if (A->n_internal > 0) {
+    const uint32_t last = A->levels - 1;
+    if (config == K2_CUDA_CONFIG_FRONTIER) {
+      const uint64_t a = A->level_start[last], n = A->level_start[last + 1] - a;
+      const uint64_t chunk = scan ? M : n;
+      uint64_t fc = A->level_start[last + 1];
+      for (uint64_t i = a; i < a + n; i += chunk) {
+        const uint64_t m = std::min(chunk, a + n - i);
+        plan->steps.push_back(Step{true, last, -2, i, m, i - a, fc});
+        plan->max_n = std::max(plan->max_n, m);
+        if (scan)
+          for (uint64_t p = i; p < i + m; p++) fc += host_fan(A->sig, p);
+      }
+    } else {
+      Planner pl;
+      pl.A = A;
+      pl.plan = plan;
+      for (uint32_t d = 0; d <= A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
+      // fc_next[d] must start at the first child of the first node of level d
+      for (uint32_t d = 0; d < A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
+      const uint64_t a = A->level_start[A->top_level];
+      pl.descend(A->top_level, a, A->top_count, -1, a);
+    }
+  }
+  uint64_t off = 0;
+  for (uint32_t d = 0; d < 65; d++) {
+    if (plan->buf_codes[d] == 0) continue;
+    plan->buf_off[d] = off;
+    off += align_up(plan->buf_codes[d] * 8);
+  }
+  if (scan && plan->max_n > 0) {
+    plan->offsets_off = off;
+    off += align_up(plan->max_n * 4);
+    // CUB's temporary grows with the number of items: the widest step bounds every step.
+    size_t t = scan_temp_bytes(plan->max_n);
+    if (t == 0) {
+      (void)cudaGetLastError();
+      return fail(kGrbPanic, "k2_cuda: cub::DeviceScan::ExclusiveSum (size query) failed");
+    }
+    plan->temp_bytes = t;
+    plan->temp_off = off;
+    off += align_up(t);
+  }
+  plan->bytes = off;
+  plan->valid = true;
+  return 0;
+}
+
+int resolve_config(const k2_view *A, int config) {
+  if (config == K2_CUDA_CONFIG_AUTO)
+    return A->frontier_codes != nullptr ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
+  return config;
+}
+
+uint64_t frontier_count(const k2_view *A) {
+  if (A->n_internal == 0) return 0;
+  return A->level_start[A->levels] - A->level_start[A->levels - 1];
+}
+
+// Sizes of the resident copy: signatures, leaves, directory, top codes, frontier codes.
+void matrix_parts(const k2_view *A, int config, uint64_t part[5]) {
+  part[0] = align_up(((A->n_internal + 15) / 16) * 8);
+  part[1] = align_up(((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
+  part[2] = align_up(A->dir_len * 8);
+  part[3] = align_up(A->top_count * 8);
+  part[4] = config == K2_CUDA_CONFIG_FRONTIER ? align_up(frontier_count(A) * 8) : 0;
+  if (A->n_internal == 0) part[0] = part[1] = part[2] = part[3] = part[4] = 0;
+}
+
+uint64_t vector_bytes(const k2_view *A, const k2_product *P) {
+  const uint64_t in = (P->left ? A->nrows : A->ncols) * P->batch;
+  const uint64_t out = (P->left ? A->ncols : A->nrows) * P->batch;
+  const uint64_t ts = k2_type_size(P->type);
+  uint64_t b = align_up(in * ts) + align_up(out * ts);
+  if (P->x_present) b += align_up(in);
+  if (P->y_present) b += align_up(out);
+  if (P->y_skip) b += align_up(out);
+  return b;
+}
+
+bool resolve_scan(uint32_t batch) {
+  if (g_settings.offsets == K2_CUDA_OFFSETS_SCAN) return true;
+  if (g_settings.offsets == K2_CUDA_OFFSETS_DIRECTORY) return false;
+  return batch > 1;
+}
+
+// Codes of the last internal level, expanded on the host from the top codes.
+std::vector<uint64_t> host_frontier(const k2_view *A) {
+  std::vector<uint64_t> cur(A->top_codes, A->top_codes + A->top_count), next;
+  for (uint32_t d = A->top_level; d + 1 < A->levels; d++) {
+    next.clear();
+    next.reserve(A->level_start[d + 2] - A->level_start[d + 1]);
+    uint64_t p = A->level_start[d];
+    for (uint64_t c : cur) {
+      unsigned s = (unsigned)((A->sig[p >> 4] >> ((p & 15) * 4)) & 15u);
+      for (unsigned b = 0; b < 4; b++)
+        if (s & (1u << b)) next.push_back((c << 2) | b);
+      p++;
+    }
+    cur.swap(next);
+  }
+  return cur;
+}
+
+bool view_ok(const k2_view *A) {
+  if (A->n_internal == 0) return true;
+  if (A->levels == 0 || A->levels > 32 || A->top_level >= A->levels) return false;
+  if (A->leaf_log < 1 || A->leaf_log > 3 || A->leaf_bits != (1u << (2 * A->leaf_log))) return false;
+  if (A->top_count != A->level_start[A->top_level + 1] - A->level_start[A->top_level]) return false;
+  if (A->top_count > 0 && A->top_codes == nullptr) return false;
+  return A->sig != nullptr && A->leaves != nullptr && A->dir != nullptr && A->level_start != nullptr;
+}
+
+int upload(const k2_view *A, int config, DevMatrix **out) {
+  *out = nullptr;
+  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
+  if (!view_ok(A)) return fail(K2_DECLINED, "k2_cuda: tree layout not supported by the engine");
+  config = resolve_config(A, config);
+  DevMatrix *m = new (std::nothrow) DevMatrix();
+  if (m == nullptr) return fail(kGrbOutOfMemory, "k2_cuda: out of host memory");
+  m->config = config;
+  m->nrows = A->nrows;
+  m->ncols = A->ncols;
+  m->n_internal = A->n_internal;
+  m->n_leaves = A->n_leaves;
+  m->levels = A->levels;
+  m->leaf_log = A->leaf_log;
+  m->leaf_bits = A->leaf_bits;
+  m->dir_log = A->dir_log;
+  m->top_level = A->top_level;
+  if (A->n_internal > 0) m->level_start.assign(A->level_start, A->level_start + A->levels + 2);
+  uint64_t part[5];
+  matrix_parts(A, config, part);
+  const uint64_t bytes = part[0] + part[1] + part[2] + part[3] + part[4];
+  if (g_settings.budget != 0 && bytes > g_settings.budget) {
+    delete m;
+    return fail(K2_DECLINED, "k2_cuda: the matrix needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)bytes, (unsigned long long)g_settings.budget);
+  }
+  if (bytes > 0) {
+    cudaError_t e = dev_alloc(&m->mem, bytes);
+    if (e != cudaSuccess) {
+      delete m;
+      return cuda_fail(e, "cudaMalloc (matrix)");
+    }
+    m->mem_bytes = bytes;
+    char *base = (char *)m->mem;
+    m->sig = (const uint64_t *)base;
+    m->leaves = (const uint64_t *)(base + part[0]);
+    m->dir = (const uint64_t *)(base + part[0] + part[1]);
+    m->top = (const uint64_t *)(base + part[0] + part[1] + part[2]);
+    m->frontier = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
+    cudaError_t ce = cudaSuccess;
+    ce = cudaMemcpy((void *)m->sig, A->sig, ((A->n_internal + 15) / 16) * 8, cudaMemcpyHostToDevice);
+    if (ce == cudaSuccess)
+      ce = cudaMemcpy((void *)m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8,
+                      cudaMemcpyHostToDevice);
+    if (ce == cudaSuccess)
+      ce = cudaMemcpy((void *)m->dir, A->dir, A->dir_len * 8, cudaMemcpyHostToDevice);
+    if (ce == cudaSuccess)
+      ce = cudaMemcpy((void *)m->top, A->top_codes, A->top_count * 8, cudaMemcpyHostToDevice);
+    if (ce == cudaSuccess && m->frontier != nullptr) {
+      if (A->frontier_codes != nullptr) {
+        ce = cudaMemcpy((void *)m->frontier, A->frontier_codes, frontier_count(A) * 8,
+                        cudaMemcpyHostToDevice);
+      } else {
+        std::vector<uint64_t> f = host_frontier(A);
+        ce = cudaMemcpy((void *)m->frontier, f.data(), f.size() * 8, cudaMemcpyHostToDevice);
+      }
+    }
+    if (ce != cudaSuccess) {
+      dev_free(m->mem, m->mem_bytes);
+      delete m;
+      return cuda_fail(ce, "cudaMemcpy (matrix upload)");
+    }
+  }
+  k2_device_release_hook = k2_cuda_release;
+  *out = m;
+  return 0;
+}
+
+void release(DevMatrix *m) {
+  if (m == nullptr) return;
+  if (m->graph != nullptr) cudaGraphExecDestroy(m->graph);
+  dev_free(m->mem, m->mem_bytes);
+  delete m;
+}
+
+int get_plan(DevMatrix *m, const k2_view *A, bool scan, Plan **out) {
+  Plan &p = m->plans[scan ? 1 : 0];
+  if (!p.valid || p.M != g_settings.tile) {
+    int rc = make_plan(A, m->config, g_settings.tile, scan, &p);
+    if (rc != 0) return rc;
+    m->plan_id[scan ? 1 : 0] = ++g_plan_ids;
+  }
+  *out = &p;
+  return 0;
+}
+
+// Make the workspace at least `need` bytes: reallocated to exactly `need` when too small.
+int ensure_workspace(uint64_t need) {
+  if (need <= g_ws_bytes) return 0;
+  if (g_ws != nullptr) {
+    cudaStreamSynchronize(g_stream);
+    dev_free(g_ws, g_ws_bytes);
+    g_ws = nullptr;
+    g_ws_bytes = 0;
+  }
+  cudaError_t e = dev_alloc(&g_ws, need);
+  if (e != cudaSuccess) return cuda_fail(e, "cudaMalloc (workspace)");
+  g_ws_bytes = need;
+  g_ws_gen++;
+  return 0;
+}
+
+// Enqueue the whole product on the stream: init y, then every step of the plan. The vectors of
+// P are device pointers.
+int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scratch,
+            cudaStream_t s) {
+  const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
+  K2CU_TRY(launch_init(P->type, P->monoid, P->y, out_len, s));
+  if (P->y_present != nullptr) K2CU_TRY(cudaMemsetAsync(P->y_present, 0, out_len, s));
+  uint32_t G = 1;
+  while (G < P->batch && G < 32) G <<= 1;
+  uint32_t *offsets = plan->scan ? (uint32_t *)(scratch + plan->offsets_off) : nullptr;
+  void *temp = plan->scan ? scratch + plan->temp_off : nullptr;
+  for (const Step &st : plan->steps) {
+    Trav t;
+    t.sig = m->sig;
+    t.dir = m->dir;
+    t.dir_log = m->dir_log;
+    t.codes = (st.src == -1 ? m->top
+               : st.src == -2 ? m->frontier
+                              : (const uint64_t *)(scratch + plan->buf_off[st.src])) +
+              st.code_off;
+    t.node_begin = st.node_begin;
+    t.n = st.n;
+    t.offsets = offsets;
+    t.child_begin = st.child_begin;
+    if (plan->scan)
+      K2CU_TRY(launch_scan(temp, plan->temp_bytes, m->sig, st.node_begin, st.n, offsets, s));
+    if (!st.leaf) {
+      ExpandArgs ea;
+      ea.t = t;
+      ea.out = (uint64_t *)(scratch + plan->buf_off[st.level + 1]);
+      K2CU_TRY(launch_expand(ea, s));
+    } else {
+      LeafArgs la;
+      la.t = t;
+      la.leaves = m->leaves;
+      la.n_internal = m->n_internal;
+      la.leaf_log = m->leaf_log;
+      la.leaf_bits = m->leaf_bits;
+      la.x = P->x;
+      la.y = P->y;
+      la.xp = P->x_present;
+      la.yp = P->y_present;
+      la.ys = P->y_skip;
+      la.B = P->batch;
+      la.G = G;
+      la.mult = P->mult;
+      la.left = P->left;
+      la.w = P->w;
+      la.index_base = P->index_base;
+      K2CU_TRY(launch_leaf(P->type, P->monoid, la, s));
+    }
+  }
+  return 0;
+}
+
+// Run the product (device pointers) on the stream; single vectors replay a recorded graph.
+int run(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P, char *scratch) {
+  cudaStream_t s = g_stream;
+  if (!(g_settings.graphs && P->batch == 1)) return enqueue(m, plan, P, scratch, s);
+  GraphKey key;
+  memset(&key, 0, sizeof key);
+  key.ws_gen = g_ws_gen;
+  key.plan_id = plan_id;
+  key.x = P->x;
+  key.y = P->y;
+  key.xp = P->x_present;
+  key.yp = P->y_present;
+  key.ys = P->y_skip;
+  key.scratch = scratch;
+  key.type = P->type;
+  key.mon = P->monoid;
+  key.mult = P->mult;
+  key.left = P->left;
+  key.w = P->w;
+  key.base = P->index_base;
+  key.B = P->batch;
+  if (m->graph == nullptr || !(m->graph_key == key)) {
+    if (m->graph != nullptr) {
+      cudaGraphExecDestroy(m->graph);
+      m->graph = nullptr;
+    }
+    K2CU_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    int rc = enqueue(m, plan, P, scratch, s);
+    cudaGraph_t graph = nullptr;
+    cudaError_t e = cudaStreamEndCapture(s, &graph);
+    if (rc != 0) {
+      if (graph != nullptr) cudaGraphDestroy(graph);
+      return rc;
+    }
+    if (e != cudaSuccess) return cuda_fail(e, "cudaStreamEndCapture");
+    e = cudaGraphInstantiate(&m->graph, graph, 0);
+    cudaGraphDestroy(graph);
+    if (e != cudaSuccess) {
+      m->graph = nullptr;
+      return cuda_fail(e, "cudaGraphInstantiate");
+    }
+    m->graph_key = key;
+  }
+  K2CU_TRY(cudaGraphLaunch(m->graph, s));
+  return 0;
+}
+
+bool check_product(const k2_view *A, const k2_product *P) {
+  return P != nullptr && A != nullptr && P->batch >= 1 && P->batch <= 256 && P->x != nullptr &&
+         P->y != nullptr && supported(P->type, P->monoid, P->mult);
+}
+
+// The empty matrix: y is the identity everywhere, nothing is present.
+void host_identity(const k2_view *A, const k2_product *P) {
+  const uint64_t out = (P->left ? A->ncols : A->nrows) * P->batch;
+  const uint32_t ts = k2_type_size(P->type);
+  union {
+    uint8_t b;
+    int32_t i;
+    int64_t l;
+    float f;
+    double d;
+  } id;
+  memset(&id, 0, sizeof id);
+  const bool mn = P->monoid == K2_MON_MIN, mx = P->monoid == K2_MON_MAX;
+  switch (P->type) {
+    case K2_T_BOOL: id.b = mn ? 1 : 0; break;
+    case K2_T_INT32: id.i = mn ? INT32_MAX : mx ? INT32_MIN : 0; break;
+    case K2_T_INT64: id.l = mn ? INT64_MAX : mx ? INT64_MIN : 0; break;
+    case K2_T_FP32: id.f = mn ? __builtin_huge_valf() : mx ? -__builtin_huge_valf() : 0.0f; break;
+    default: id.d = mn ? __builtin_huge_val() : mx ? -__builtin_huge_val() : 0.0; break;
+  }
+  for (uint64_t i = 0; i < out; i++) memcpy((char *)P->y + i * ts, &id, ts);
+  if (P->y_present) memset(P->y_present, 0, out);
+}
+
+int product_host(const k2_view *A, const k2_product *P) {
+  if (!check_product(A, P)) return fail(K2_DECLINED, "k2_cuda: product not supported");
+  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
+  if (A->n_internal == 0) {
+    host_identity(A, P);
+    return 0;
+  }
+  DevMatrix *m = (DevMatrix *)A->device, *tmp = nullptr;
+  if (m == nullptr) {
+    int rc = upload(A, K2_CUDA_CONFIG_AUTO, &tmp);
+    if (rc != 0) return rc;
+    m = tmp;
+  }
+  struct Cleanup {
+    DevMatrix *t;
+    ~Cleanup() { release(t); }
+  } cleanup{tmp};
+  const bool scan = resolve_scan(P->batch);
+  Plan *plan;
+  int rc = get_plan(m, A, scan, &plan);
+  if (rc != 0) return rc;
+  const uint64_t vec = vector_bytes(A, P);
+  const uint64_t need = plan->bytes + vec;
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED,
+                "k2_cuda: the product needs %llu device bytes (matrix %llu, scratch %llu, vectors "
+                "%llu), over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)m->mem_bytes,
+                (unsigned long long)plan->bytes, (unsigned long long)vec,
+                (unsigned long long)g_settings.budget);
+  rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  char *scratch = (char *)g_ws;
+  char *v = scratch + plan->bytes;
+  const uint64_t in = (P->left ? A->nrows : A->ncols) * P->batch;
+  const uint64_t out = (P->left ? A->ncols : A->nrows) * P->batch;
+  const uint64_t ts = k2_type_size(P->type);
+  k2_product D = *P;
+  D.x = v;
+  v += align_up(in * ts);
+  D.y = v;
+  v += align_up(out * ts);
+  if (P->x_present) {
+    D.x_present = (const uint8_t *)v;
+    v += align_up(in);
+  }
+  if (P->y_present) {
+    D.y_present = (uint8_t *)v;
+    v += align_up(out);
+  }
+  if (P->y_skip) {
+    D.y_skip = (const uint8_t *)v;
+    v += align_up(out);
+  }
+  cudaStream_t s = g_stream;
+  K2CU_TRY(cudaMemcpyAsync((void *)D.x, P->x, in * ts, cudaMemcpyHostToDevice, s));
+  if (P->x_present)
+    K2CU_TRY(cudaMemcpyAsync((void *)D.x_present, P->x_present, in, cudaMemcpyHostToDevice, s));
+  if (P->y_skip)
+    K2CU_TRY(cudaMemcpyAsync((void *)D.y_skip, P->y_skip, out, cudaMemcpyHostToDevice, s));
+  rc = run(m, plan, m->plan_id[scan ? 1 : 0], &D, scratch);
+  if (rc != 0) return rc;
+  K2CU_TRY(cudaMemcpyAsync(P->y, D.y, out * ts, cudaMemcpyDeviceToHost, s));
+  if (P->y_present)
+    K2CU_TRY(cudaMemcpyAsync(P->y_present, D.y_present, out, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY(cudaStreamSynchronize(s));
+  // A temporary copy's graph points at it: Cleanup frees both.
+  return 0;
+}
+
+int product_device(const k2_view *A, const k2_product *P) {
+  if (!check_product(A, P)) return fail(K2_DECLINED, "k2_cuda: product not supported");
+  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
+  DevMatrix *m = (DevMatrix *)A->device;
+  if (m == nullptr) return fail(kGrbInvalidValue, "k2_cuda: product_device needs a resident matrix");
+  const bool scan = resolve_scan(P->batch);
+  if (A->n_internal == 0) {
+    const uint64_t out_len = (P->left ? A->ncols : A->nrows) * P->batch;
+    K2CU_TRY(launch_init(P->type, P->monoid, P->y, out_len, g_stream));
+    if (P->y_present) K2CU_TRY(cudaMemsetAsync(P->y_present, 0, out_len, g_stream));
+    return 0;
+  }
+  Plan *plan;
+  int rc = get_plan(m, A, scan, &plan);
+  if (rc != 0) return rc;
+  if (g_settings.budget != 0 && m->mem_bytes + plan->bytes > g_settings.budget)
+    return fail(K2_DECLINED, "k2_cuda: the product's scratch is over the budget");
+  rc = ensure_workspace(plan->bytes);
+  if (rc != 0) return rc;
+  return run(m, plan, m->plan_id[scan ? 1 : 0], P, (char *)g_ws);
+}
+
+}  // namespace
+}  // namespace k2cu
+
+// ---- the gateway (extern "C") ----------------------------------------------------------------
+
+using namespace k2cu;
+
+extern "C" {
+
+void k2_cuda_settings_get(k2_cuda_settings *s) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  *s = g_settings;
+}
+
+int k2_cuda_settings_set(const k2_cuda_settings *s) {
+  if (s == nullptr) return kGrbInvalidValue;
+  if (s->tile < 16 || s->tile > (UINT64_C(1) << 30))
+    return fail(kGrbInvalidValue, "k2_cuda: tile size %llu outside [16, 2^30]",
+                (unsigned long long)s->tile);
+  if (s->offsets < K2_CUDA_OFFSETS_AUTO || s->offsets > K2_CUDA_OFFSETS_SCAN)
+    return fail(kGrbInvalidValue, "k2_cuda: bad offsets source %d", s->offsets);
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  g_settings = *s;
+  return 0;
+}
+
+int k2_cuda_available(void) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return ensure_init() ? 1 : 0;
+}
+
+int k2_cuda_upload(const k2_view *A, int config, void **device) {
+  if (A == nullptr || device == nullptr) return kGrbInvalidValue;
+  if (config < K2_CUDA_CONFIG_AUTO || config > K2_CUDA_CONFIG_FRONTIER)
+    return fail(kGrbInvalidValue, "k2_cuda: bad configuration %d", config);
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  DevMatrix *m = nullptr;
+  int rc = upload(A, config, &m);
+  *device = m;
+  return rc;
+}
+
+void k2_cuda_release(void *device) {
+  if (device == nullptr) return;
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  cudaStreamSynchronize(g_stream);
+  release((DevMatrix *)device);
+}
+
+int k2_cuda_device_config(const void *device) {
+  return device ? ((const DevMatrix *)device)->config : K2_CUDA_CONFIG_TREE;
+}
+
+int k2_cuda_product(const k2_view *A, const k2_product *P) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return product_host(A, P);
+}
+
+int k2_cuda_product_device(const k2_view *A, const k2_product *P) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return product_device(A, P);
+}
+
+int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_cuda_bytes *out) {
+  if (A == nullptr || P == nullptr || out == nullptr) return kGrbInvalidValue;
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  memset(out, 0, sizeof *out);
+  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
+  if (!view_ok(A)) return fail(K2_DECLINED, "k2_cuda: tree layout not supported by the engine");
+  if (config == K2_CUDA_CONFIG_AUTO && A->device != nullptr)
+    config = ((const DevMatrix *)A->device)->config;
+  config = resolve_config(A, config);
+  uint64_t part[5];
+  matrix_parts(A, config, part);
+  out->matrix = part[0] + part[1] + part[2] + part[3] + part[4];
+  if (A->n_internal == 0) {
+    out->total = out->matrix;
+    return 0;
+  }
+  Plan plan;
+  int rc = make_plan(A, config, g_settings.tile, resolve_scan(P->batch), &plan);
+  if (rc != 0) return rc;
+  out->scratch = plan.bytes;
+  out->vectors = vector_bytes(A, P);
+  out->total = out->matrix + out->scratch + out->vectors;
+  out->tiles = plan.steps.size();
+  return 0;
+}
+
+uint64_t k2_cuda_allocated_bytes(void) { return g_allocated.load(); }
+uint64_t k2_cuda_peak_bytes(void) { return g_peak.load(); }
+void k2_cuda_reset_peak(void) { g_peak.store(g_allocated.load()); }
+uint64_t k2_cuda_live_allocations(void) { return g_live.load(); }
+
+void k2_cuda_trim(void) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (g_ws == nullptr) return;
+  cudaStreamSynchronize(g_stream);
+  dev_free(g_ws, g_ws_bytes);
+  g_ws = nullptr;
+  g_ws_bytes = 0;
+  g_ws_gen++;
+}
+
+void *k2_cuda_stream(void) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return ensure_init() ? (void *)g_stream : nullptr;
+}
+
+void *k2_cuda_malloc(uint64_t bytes) {
+  void *p = nullptr;
+  if (dev_alloc(&p, bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
+void k2_cuda_free(void *p, uint64_t bytes) { dev_free(p, bytes); }
+
+}  // extern "C"

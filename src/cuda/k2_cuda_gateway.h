@@ -1,0 +1,106 @@
+// k2_cuda_gateway.h: the only header the C side includes to reach the CUDA engine.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Plain C (no GraphBLAS.h, no CUDA headers), so the core builds without nvcc: with CUDA off,
+// k2_cuda_stub.c implements every call here (no device, every product declined).
+//
+// Life of a matrix on the device: the dispatcher calls k2_cuda_upload once per matrix (under
+// the matrix lock, lazily at the first GPU product, or through K2_Matrix_upload) and stores
+// the handle in the object; k2_cuda_release frees it (installed as k2_device_release_hook).
+// k2_cuda_product (declared in k2_kernels.h) then runs on view->device; with device == NULL it
+// uploads a temporary copy for that one product.
+//
+// Memory: a product holds the matrix copy (per matrix, resident), the scratch of its tile plan
+// and the device copies of its vectors; the last two live in one engine-wide workspace that is
+// reallocated to exactly what a product needs when it is too small (K2_Device_trim frees it).
+// k2_cuda_product_bytes predicts all three before anything runs.
+#ifndef K2_CUDA_GATEWAY_H
+#define K2_CUDA_GATEWAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// k2_kernels.h is plain C without linkage guards: C linkage for its declarations here.
+#include "dispatch/k2_kernels.h"
+
+// Device configuration of one matrix (K2_DeviceConfig in include/k2grb/device.h).
+#define K2_CUDA_CONFIG_AUTO (-1)  // FRONTIER if the view has frontier codes, else TREE
+#define K2_CUDA_CONFIG_TREE 0     // tree + directory + top codes; scratch per product
+#define K2_CUDA_CONFIG_FRONTIER 1 // also the Morton codes of the last internal level
+
+// Offsets source (K2_DeviceOffsets).
+#define K2_CUDA_OFFSETS_AUTO 0       // directory for single vectors, scan for batches
+#define K2_CUDA_OFFSETS_DIRECTORY 1
+#define K2_CUDA_OFFSETS_SCAN 2
+
+// Engine-wide settings.
+typedef struct {
+  uint64_t tile;      // M: at most this many children per tile (>= 16, <= 2^30; default 2^20)
+  int offsets;        // K2_CUDA_OFFSETS_*
+  uint64_t budget;    // bytes a product may hold on the device (matrix + scratch + vectors);
+                      // 0 = no limit. A product over it is declined.
+  bool graphs;        // record single-vector launch sequences as CUDA graphs (default true)
+} k2_cuda_settings;
+
+void k2_cuda_settings_get(k2_cuda_settings *s);
+// 0 or GrB_INVALID_VALUE (as int) for a tile outside [16, 2^30] or a bad offsets value.
+int k2_cuda_settings_set(const k2_cuda_settings *s);
+
+// 1 if a CUDA device is usable (first call initialises the runtime), else 0.
+int k2_cuda_available(void);
+
+// Copy the tree of A to the device in the given configuration; *device receives the handle.
+// Installs k2_device_release_hook. Returns 0, K2_DECLINED (no device, over budget, allocation
+// failed: message recorded) or a GrB_Info error code (GrB_PANIC naming the CUDA call).
+int k2_cuda_upload(const k2_view *A, int config, void **device);
+// Free a handle from k2_cuda_upload (NULL is fine).
+void k2_cuda_release(void *device);
+// Configuration of a resident handle (K2_CUDA_CONFIG_TREE / _FRONTIER).
+int k2_cuda_device_config(const void *device);
+
+// Exact device bytes of a product, by part. P supplies type, batch, left and which of
+// x_present / y_present / y_skip are non-NULL (the pointers are not read).
+typedef struct {
+  uint64_t matrix;   // resident copy of the tree (+ frontier codes in FRONTIER)
+  uint64_t scratch;  // frontier buffers of the tile plan, scan offsets and CUB temporary
+  uint64_t vectors;  // x, y and the presence / skip bytes
+  uint64_t total;    // the sum
+  uint64_t tiles;    // kernel launches of the traversal (tiles), for reports
+} k2_cuda_bytes;
+// config K2_CUDA_CONFIG_AUTO: the handle's configuration if A->device, else as in upload.
+// Returns 0, K2_DECLINED (no device) or an error code.
+int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_cuda_bytes *out);
+
+// Device bytes held by the engine right now (matrices + workspace) and the peak since the last
+// k2_cuda_reset_peak; counted at every cudaMalloc/cudaFree of the engine.
+uint64_t k2_cuda_allocated_bytes(void);
+uint64_t k2_cuda_peak_bytes(void);
+void k2_cuda_reset_peak(void);
+// Number of live device allocations of the engine (leak tests: back to the start value).
+uint64_t k2_cuda_live_allocations(void);
+// Free the shared workspace (scratch + vector buffers) and the recorded graphs' workspace use.
+void k2_cuda_trim(void);
+
+// ---- for benchmarks and tools: products on device pointers ----------------------------------
+// As k2_cuda_product, but P->x, y, x_present, y_present and y_skip are device pointers and the
+// product is only enqueued on the engine's stream (k2_cuda_stream), not waited for. A->device
+// must be a resident handle. Holds no vector buffers (scratch only).
+int k2_cuda_product_device(const k2_view *A, const k2_product *P);
+// The engine's stream (a cudaStream_t) for events and synchronisation.
+void *k2_cuda_stream(void);
+// Allocate / free device memory through the engine's counters (benchmarks' vectors).
+void *k2_cuda_malloc(uint64_t bytes);
+void k2_cuda_free(void *p, uint64_t bytes);
+
+// Error glue for the .cu files: record a message as the thread's last error and return info.
+int k2_cuda_fail(int info, const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,450 @@
+// k2_cuda_kernels.cu: the traversal kernels (expand one level, visit leaves) and their semirings.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Every kernel gives a block of kBlock threads to kBlock consecutive nodes of a level. The first
+// children of those nodes come from a CUB scan of the tile (offsets array) or from the sampled
+// directory: one directory lookup per block (warp 0 popcounts the signature words between the
+// sample and the block's first node) plus a block-wide scan of the fan-outs.
+//
+// The leaf kernel visits the leaves of a node of the last internal level in place. A node covers
+// 2 x 2 leaves; the cells of one output row (column for left products) are folded in registers
+// across the two leaves that share it, so a node issues at most 2 * leaf side atomics per vector
+// instead of one per cell. In a batch, G lanes share a node and walk the B vectors (row-major
+// X and Y: adjacent lanes touch adjacent words).
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cfloat>
+#include <climits>
+#include <type_traits>
+
+#include "cuda/k2_cuda_internal.cuh"
+
+namespace k2cu {
+
+namespace {
+
+__device__ __forceinline__ unsigned nibble(const uint64_t *sig, uint64_t p) {
+  return (unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u);
+}
+
+__device__ __forceinline__ uint64_t compact(uint64_t x) {
+  x &= 0x5555555555555555ull;
+  x = (x | (x >> 1)) & 0x3333333333333333ull;
+  x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0Full;
+  x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
+  x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
+  x = (x | (x >> 16)) & 0x00000000FFFFFFFFull;
+  return x;
+}
+
+// First child of node p0 from the directory: its sample plus the fan-outs of the nodes between
+// the sample and p0 (nibbles [s, p0) of the signature words). Called by all lanes of one warp.
+__device__ uint64_t dir_first_child(const uint64_t *sig, const uint64_t *dir, uint32_t dir_log,
+                                    uint64_t p0) {
+  const unsigned lane = threadIdx.x & 31u;
+  const uint64_t k = p0 >> dir_log;
+  const uint64_t s = k << dir_log;
+  const uint64_t bit_lo = 4 * s, bit_hi = 4 * p0;
+  const uint64_t w_lo = bit_lo >> 6, w_hi = (bit_hi + 63) >> 6;
+  unsigned sum = 0;
+  for (uint64_t w = w_lo + lane; w < w_hi; w += 32) {
+    const uint64_t base = w * 64;
+    const uint64_t lo = bit_lo > base ? bit_lo - base : 0;
+    const uint64_t hi = bit_hi < base + 64 ? bit_hi - base : 64;
+    uint64_t mask = hi >= 64 ? ~0ull : ((1ull << hi) - 1);
+    mask &= ~((1ull << lo) - 1);
+    sum += (unsigned)__popcll(sig[w] & mask);
+  }
+  sum = __reduce_add_sync(0xffffffffu, sum);
+  return dir[k] + sum;
+}
+
+// Per-block node data in shared memory: signature, code and absolute first child.
+struct NodeTile {
+  uint64_t code[kBlock];
+  uint64_t fc[kBlock];
+  uint8_t sig[kBlock];
+};
+
+__device__ void load_nodes(const Trav &t, NodeTile &tile) {
+  typedef cub::BlockScan<unsigned, kBlock> Scan;
+  __shared__ typename Scan::TempStorage scan_tmp;
+  __shared__ uint64_t block_fc;
+  const uint64_t first = (uint64_t)blockIdx.x * kBlock;
+  const uint64_t idx = first + threadIdx.x;
+  const bool valid = idx < t.n;
+  const unsigned s = valid ? nibble(t.sig, t.node_begin + idx) : 0u;
+  tile.sig[threadIdx.x] = (uint8_t)s;
+  if (valid) tile.code[threadIdx.x] = t.codes[idx];
+  if (t.offsets != nullptr) {
+    if (valid) tile.fc[threadIdx.x] = t.child_begin + t.offsets[idx];
+  } else {
+    if (threadIdx.x < 32) {
+      const uint64_t fc = dir_first_child(t.sig, t.dir, t.dir_log, t.node_begin + first);
+      if (threadIdx.x == 0) block_fc = fc;
+    }
+    unsigned off;
+    Scan(scan_tmp).ExclusiveSum((unsigned)__popc(s), off);
+    __syncthreads();
+    tile.fc[threadIdx.x] = block_fc + off;
+  }
+  __syncthreads();
+}
+
+__global__ void __launch_bounds__(kBlock) expand_kernel(ExpandArgs a) {
+  __shared__ NodeTile tile;
+  load_nodes(a.t, tile);
+  const uint64_t idx = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
+  if (idx >= a.t.n) return;
+  const unsigned s = tile.sig[threadIdx.x];
+  const uint64_t code = tile.code[threadIdx.x] << 2;
+  uint64_t pos = tile.fc[threadIdx.x] - a.t.child_begin;
+#pragma unroll
+  for (unsigned b = 0; b < 4; b++)
+    if (s & (1u << b)) a.out[pos++] = code | b;
+}
+
+// ---- semirings ------------------------------------------------------------------------------
+
+template <class T> struct Lim;
+template <> struct Lim<uint8_t> {
+  static constexpr uint8_t lo = 0, hi = 1;
+};
+template <> struct Lim<int32_t> {
+  static constexpr int32_t lo = INT_MIN, hi = INT_MAX;
+};
+template <> struct Lim<int64_t> {
+  static constexpr int64_t lo = LLONG_MIN, hi = LLONG_MAX;
+};
+template <> struct Lim<float> {
+  static constexpr float lo = -__builtin_huge_valf(), hi = __builtin_huge_valf();
+};
+template <> struct Lim<double> {
+  static constexpr double lo = -__builtin_huge_val(), hi = __builtin_huge_val();
+};
+
+template <class T, int MON> __host__ __device__ constexpr T identity() {
+  return MON == K2_MON_MIN ? Lim<T>::hi : MON == K2_MON_MAX ? Lim<T>::lo : T(0);
+}
+
+// A double as a value of the product's type, as GraphBLAS casts: integers truncate,
+// saturate at their bounds and take NaN to 0; BOOL is "nonzero".
+template <class T> __device__ T cast_double(double d) { return (T)d; }
+template <> __device__ uint8_t cast_double<uint8_t>(double d) { return d != 0.0; }
+template <> __device__ int32_t cast_double<int32_t>(double d) {
+  if (isnan(d)) return 0;
+  if (d <= (double)INT_MIN) return INT_MIN;
+  if (d >= (double)INT_MAX) return INT_MAX;
+  return (int32_t)d;
+}
+template <> __device__ int64_t cast_double<int64_t>(double d) {
+  if (isnan(d)) return 0;
+  if (d <= (double)LLONG_MIN) return LLONG_MIN;
+  if (d >= (double)LLONG_MAX) return LLONG_MAX;
+  return (int64_t)d;
+}
+// A vector value (BOOL bytes other than 0 count as true).
+template <class T> __device__ __forceinline__ T load(const T *x, uint64_t i) { return x[i]; }
+template <> __device__ __forceinline__ uint8_t load(const uint8_t *x, uint64_t i) {
+  return x[i] != 0;
+}
+
+// Wrapping integer arithmetic (what the CPU engines' two's-complement results are).
+template <class T> __device__ __forceinline__ T add(T a, T b) { return a + b; }
+template <> __device__ __forceinline__ int32_t add(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+template <> __device__ __forceinline__ int64_t add(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+template <> __device__ __forceinline__ uint8_t add(uint8_t a, uint8_t b) { return a | b; }
+template <class T> __device__ __forceinline__ T mul(T a, T b) { return a * b; }
+template <> __device__ __forceinline__ int32_t mul(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a * (uint32_t)b);
+}
+template <> __device__ __forceinline__ int64_t mul(int64_t a, int64_t b) {
+  return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+template <> __device__ __forceinline__ uint8_t mul(uint8_t a, uint8_t b) { return a & b; }
+
+template <class T>
+__device__ __forceinline__ T multiply(int mult, T x, T w, uint64_t s, int64_t base) {
+  switch (mult) {
+    case K2_MUL_X: return x;
+    case K2_MUL_X_TIMES_W: return mul<T>(x, w);
+    case K2_MUL_X_PLUS_W: return add<T>(x, w);
+    case K2_MUL_CONST: return w;
+    default: return cast_double<T>((double)((int64_t)s + base));  // K2_MUL_INDEX (never BOOL)
+  }
+}
+
+template <class T, int MON> __device__ __forceinline__ T combine(T a, T b) {
+  if constexpr (MON == K2_MON_PLUS) return add<T>(a, b);
+  else if constexpr (MON == K2_MON_MIN) return b < a ? b : a;
+  else if constexpr (MON == K2_MON_MAX) return b > a ? b : a;
+  else if constexpr (MON == K2_MON_LOR) return (T)(a | b);
+  else return a;  // ANY: keep one
+}
+
+// y ⊕= v, atomically.
+template <class T, int MON> struct Atomic;
+
+template <int MON> struct Atomic<uint8_t, MON> {
+  // Bytes: every update moves y one way (to 1 for LOR/MAX/PLUS, to 0 for MIN = LAND), so a
+  // plain store is exact; ANY stores any contribution.
+  static __device__ __forceinline__ void apply(uint8_t *y, uint8_t v) {
+    if (MON == K2_MON_MIN) {
+      if (!v) *(volatile uint8_t *)y = 0;
+    } else if (MON == K2_MON_ANY) {
+      *(volatile uint8_t *)y = v;
+    } else if (v) {
+      *(volatile uint8_t *)y = 1;
+    }
+  }
+};
+template <int MON> struct Atomic<int32_t, MON> {
+  static __device__ __forceinline__ void apply(int32_t *y, int32_t v) {
+    if (MON == K2_MON_PLUS) atomicAdd((unsigned *)y, (unsigned)v);
+    else if (MON == K2_MON_MIN) atomicMin(y, v);
+    else if (MON == K2_MON_MAX) atomicMax(y, v);
+    else *(volatile int32_t *)y = v;
+  }
+};
+template <int MON> struct Atomic<int64_t, MON> {
+  static __device__ __forceinline__ void apply(int64_t *y, int64_t v) {
+    if (MON == K2_MON_PLUS) atomicAdd((unsigned long long *)y, (unsigned long long)v);
+    else if (MON == K2_MON_MIN) atomicMin((long long *)y, (long long)v);
+    else if (MON == K2_MON_MAX) atomicMax((long long *)y, (long long)v);
+    else *(volatile int64_t *)y = v;
+  }
+};
+// Floats: min/max through the bit patterns. A non-negative float orders like its bits as a
+// signed integer; a negative one orders in reverse of its bits as an unsigned integer, so a
+// negative v takes the opposite unsigned atomic. Both cases are exact for mixed signs.
+template <int MON> struct Atomic<float, MON> {
+  static __device__ __forceinline__ void apply(float *y, float v) {
+    if (MON == K2_MON_PLUS) {
+      atomicAdd(y, v);
+    } else if (MON == K2_MON_MIN) {
+      if (!(v < *(volatile float *)y)) return;  // cannot improve: skip the atomic
+      if (!signbit(v)) atomicMin((int *)y, __float_as_int(v));
+      else atomicMax((unsigned *)y, __float_as_uint(v));
+    } else if (MON == K2_MON_MAX) {
+      if (!(v > *(volatile float *)y)) return;
+      if (!signbit(v)) atomicMax((int *)y, __float_as_int(v));
+      else atomicMin((unsigned *)y, __float_as_uint(v));
+    } else {
+      *(volatile float *)y = v;
+    }
+  }
+};
+template <int MON> struct Atomic<double, MON> {
+  static __device__ __forceinline__ void apply(double *y, double v) {
+    if (MON == K2_MON_PLUS) {
+      atomicAdd(y, v);
+    } else if (MON == K2_MON_MIN) {
+      if (!(v < *(volatile double *)y)) return;
+      if (!signbit(v)) atomicMin((long long *)y, __double_as_longlong(v));
+      else atomicMax((unsigned long long *)y, (unsigned long long)__double_as_longlong(v));
+    } else if (MON == K2_MON_MAX) {
+      if (!(v > *(volatile double *)y)) return;
+      if (!signbit(v)) atomicMax((long long *)y, __double_as_longlong(v));
+      else atomicMin((unsigned long long *)y, (unsigned long long)__double_as_longlong(v));
+    } else {
+      *(volatile double *)y = v;
+    }
+  }
+};
+
+// ---- the leaf kernel ----------------------------------------------------------------------
+
+template <class T, int MON>
+__global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
+  __shared__ NodeTile tile;
+  load_nodes(a.t, tile);
+  const T *x = (const T *)a.x;
+  T *y = (T *)a.y;
+  const T w = cast_double<T>(a.w);
+  const uint32_t G = a.G, B = a.B;
+  const uint32_t lane = threadIdx.x & (G - 1);
+  const uint64_t first = (uint64_t)blockIdx.x * kBlock;
+  const uint32_t count = (uint32_t)min((uint64_t)kBlock, a.t.n - first);
+  const uint32_t LL = a.leaf_log, LS = 1u << LL;
+  const uint64_t row_mask = (LS == 8) ? 0xFFull : ((1ull << LS) - 1);
+  const uint64_t leaf_mask = a.leaf_bits == 64 ? ~0ull : ((1ull << a.leaf_bits) - 1);
+
+  for (uint32_t k = threadIdx.x / G; k < count; k += kBlock / G) {
+    const unsigned s = tile.sig[k];
+    uint64_t q = tile.fc[k] - a.n_internal;
+    uint64_t lam[4];
+#pragma unroll
+    for (unsigned b = 0; b < 4; b++) {
+      lam[b] = 0;
+      if (s & (1u << b)) {
+        const uint64_t bit = q * a.leaf_bits;
+        lam[b] = (a.leaves[bit >> 6] >> (bit & 63)) & leaf_mask;
+        q++;
+      }
+    }
+    const uint64_t code = tile.code[k];
+    const uint64_t r0 = compact(code >> 1) << (LL + 1), c0 = compact(code) << (LL + 1);
+
+    for (uint32_t v = lane; v < B; v += G) {
+#pragma unroll
+      for (unsigned h = 0; h < 2; h++) {
+        // h: the half of the node's block the outputs lie in (rows for right, columns for left)
+        const uint64_t la = a.left ? lam[h] : lam[2 * h];
+        const uint64_t lb = a.left ? lam[2 + h] : lam[2 * h + 1];
+        if (!(la | lb)) continue;
+        for (uint32_t d = 0; d < LS; d++) {
+          // bits of the line d of each leaf (a row of cells, or a column for left products)
+          uint64_t ba, bb;
+          if (!a.left) {
+            ba = (la >> (d * LS)) & row_mask;
+            bb = (lb >> (d * LS)) & row_mask;
+          } else {
+            ba = bb = 0;
+            for (uint32_t e = 0; e < LS; e++) {
+              ba |= ((la >> (e * LS + d)) & 1ull) << e;
+              bb |= ((lb >> (e * LS + d)) & 1ull) << e;
+            }
+          }
+          if (!(ba | bb)) continue;
+          const uint64_t t = (a.left ? c0 : r0) + ((uint64_t)h << LL) + d;
+          const uint64_t ti = t * B + v;
+          if (a.ys != nullptr && a.ys[ti]) continue;
+          const uint64_t o0 = a.left ? r0 : c0;
+          T acc = T(0);
+          bool any = false;
+#pragma unroll
+          for (unsigned o = 0; o < 2; o++) {
+            uint64_t bits = o ? bb : ba;
+            while (bits) {
+              const unsigned e = (unsigned)__ffsll((long long)bits) - 1;
+              bits &= bits - 1;
+              const uint64_t src = o0 + ((uint64_t)o << LL) + e;
+              const uint64_t si = src * B + v;
+              if (a.xp != nullptr && !a.xp[si]) continue;
+              const T val = multiply<T>(a.mult, load<T>(x, si), w, src, a.index_base);
+              acc = any ? combine<T, MON>(acc, val) : val;
+              any = true;
+            }
+          }
+          if (any) {
+            Atomic<T, MON>::apply(&y[ti], acc);
+            if (a.yp != nullptr) a.yp[ti] = 1;
+          }
+        }
+      }
+    }
+  }
+}
+
+template <class T, int MON> __global__ void init_kernel(T *y, uint64_t count) {
+  const T id = identity<T, MON>();
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+       i += (uint64_t)gridDim.x * blockDim.x)
+    y[i] = id;
+}
+
+unsigned blocks_for(uint64_t n) { return (unsigned)((n + kBlock - 1) / kBlock); }
+
+template <class T, int MON> cudaError_t leaf_t(const LeafArgs &a, cudaStream_t s) {
+  leaf_kernel<T, MON><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
+  return cudaGetLastError();
+}
+template <class T, int MON> cudaError_t init_t(void *y, uint64_t count, cudaStream_t s) {
+  uint64_t blocks = (count + kBlock - 1) / kBlock;
+  if (blocks > 65536) blocks = 65536;
+  if (blocks == 0) return cudaSuccess;
+  init_kernel<T, MON><<<(unsigned)blocks, kBlock, 0, s>>>((T *)y, count);
+  return cudaGetLastError();
+}
+
+template <class T> cudaError_t leaf_by_monoid(k2_monoid mon, const LeafArgs &a, cudaStream_t s) {
+  switch (mon) {
+    case K2_MON_PLUS: return leaf_t<T, K2_MON_PLUS>(a, s);
+    case K2_MON_MIN: return leaf_t<T, K2_MON_MIN>(a, s);
+    case K2_MON_MAX: return leaf_t<T, K2_MON_MAX>(a, s);
+    case K2_MON_LOR:
+      if constexpr (std::is_same<T, uint8_t>::value) return leaf_t<T, K2_MON_LOR>(a, s);
+      else return cudaErrorInvalidValue;  // LOR is BOOL only (checked before)
+    default: return leaf_t<T, K2_MON_ANY>(a, s);
+  }
+}
+template <class T> cudaError_t init_by_monoid(k2_monoid mon, void *y, uint64_t n, cudaStream_t s) {
+  switch (mon) {
+    case K2_MON_MIN: return init_t<T, K2_MON_MIN>(y, n, s);
+    case K2_MON_MAX: return init_t<T, K2_MON_MAX>(y, n, s);
+    default: return init_t<T, K2_MON_PLUS>(y, n, s);  // PLUS, LOR, ANY: zero
+  }
+}
+
+struct FanOut {
+  const uint64_t *sig;
+  uint64_t begin;
+  __device__ unsigned operator()(uint64_t i) const {
+    const uint64_t p = begin + i;
+    return (unsigned)__popc((unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u));
+  }
+};
+typedef thrust::transform_iterator<FanOut, thrust::counting_iterator<uint64_t>> FanOutIter;
+
+}  // namespace
+
+bool supported(k2_type type, k2_monoid mon, k2_mult mult) {
+  if ((unsigned)type >= K2_T_COUNT || (unsigned)mon >= K2_MON_COUNT ||
+      (unsigned)mult >= K2_MUL_COUNT)
+    return false;
+  if (mon == K2_MON_LOR && type != K2_T_BOOL) return false;
+  if (mult == K2_MUL_INDEX && type == K2_T_BOOL) return false;
+  return true;
+}
+
+cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s) {
+  if (a.t.n == 0) return cudaSuccess;
+  expand_kernel<<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s) {
+  if (a.t.n == 0) return cudaSuccess;
+  switch (type) {
+    case K2_T_BOOL: return leaf_by_monoid<uint8_t>(mon, a, s);
+    case K2_T_INT32: return leaf_by_monoid<int32_t>(mon, a, s);
+    case K2_T_INT64: return leaf_by_monoid<int64_t>(mon, a, s);
+    case K2_T_FP32: return leaf_by_monoid<float>(mon, a, s);
+    default: return leaf_by_monoid<double>(mon, a, s);
+  }
+}
+
+cudaError_t launch_init(k2_type type, k2_monoid mon, void *y, uint64_t count, cudaStream_t s) {
+  switch (type) {
+    case K2_T_BOOL: return init_by_monoid<uint8_t>(mon, y, count, s);
+    case K2_T_INT32: return init_by_monoid<int32_t>(mon, y, count, s);
+    case K2_T_INT64: return init_by_monoid<int64_t>(mon, y, count, s);
+    case K2_T_FP32: return init_by_monoid<float>(mon, y, count, s);
+    default: return init_by_monoid<double>(mon, y, count, s);
+  }
+}
+
+size_t scan_temp_bytes(uint64_t n) {
+  size_t bytes = 0;
+  FanOutIter in(thrust::counting_iterator<uint64_t>(0), FanOut{nullptr, 0});
+  if (cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, (uint32_t *)nullptr, (int64_t)n) !=
+      cudaSuccess)
+    return 0;
+  return bytes;
+}
+
+cudaError_t launch_scan(void *temp, size_t temp_bytes, const uint64_t *sig, uint64_t node_begin,
+                        uint64_t n, uint32_t *out, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  FanOutIter in(thrust::counting_iterator<uint64_t>(0), FanOut{sig, node_begin});
+  return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, (int64_t)n, s);
+}
+
+}  // namespace k2cu

@@ -1,0 +1,546 @@
+// k2_matrix.c: the K2_Matrix object: lifetime, build, pending edits, accounting, errors.
+// SPDX-License-Identifier: Apache-2.0
+#include "matrix/k2_matrix.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix/k2_query.h"
+#include "util/k2_error.h"
+
+void (*k2_device_release_hook)(void *device) = NULL;
+
+void K2_Format_default(K2_Format *fmt) {
+  if (fmt == NULL) return;
+  fmt->leaf_log = 1;
+  fmt->directory_log = 8;
+  fmt->top_max_log = 16;
+  fmt->cache_frontier = false;
+}
+
+static GrB_Info k2_format_check(const K2_Format *fmt) {
+  if (fmt->leaf_log < 1 || fmt->leaf_log > 3)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Format: leaf_log %u not in 1..3 (2x2, 4x4, 8x8 leaves)",
+            fmt->leaf_log);
+  if (fmt->directory_log < 4 || fmt->directory_log > 30)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Format: directory_log %u not in 4..30", fmt->directory_log);
+  if (fmt->top_max_log > 30)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Format: top_max_log %u above 30", fmt->top_max_log);
+  return GrB_SUCCESS;
+}
+
+GrB_Info k2_matrix_check(K2_Matrix A, const char *where) {
+  if (A == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: the K2_Matrix is NULL", where);
+  if (A->magic != K2_MAGIC_LIVE)
+    K2_FAIL(GrB_UNINITIALIZED_OBJECT, "%s: the K2_Matrix is not initialized (freed or garbage)",
+            where);
+  return GrB_SUCCESS;
+}
+
+#define K2_CHECK_MATRIX(A, where)                    \
+  do {                                               \
+    GrB_Info k2_chk_ = k2_matrix_check((A), where);  \
+    if (k2_chk_ != GrB_SUCCESS) return k2_chk_;      \
+  } while (0)
+
+#define K2_CHECK_PTR(p, where, what)                                         \
+  do {                                                                       \
+    if ((p) == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: %s is NULL", where, what); \
+  } while (0)
+
+GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_Format *fmt) {
+  K2_Format f;
+  if (fmt == NULL) K2_Format_default(&f);
+  else f = *fmt;
+  GrB_Info info = k2_format_check(&f);
+  if (info != GrB_SUCCESS) return info;
+  if (nrows > K2_INDEX_MAX || ncols > K2_INDEX_MAX)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Matrix_new: dimensions %llu x %llu exceed 2^32",
+            (unsigned long long)nrows, (unsigned long long)ncols);
+  K2_Matrix M = calloc(1, sizeof *M);
+  if (M == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_new: no memory");
+  M->fmt = f;
+  M->weight = 1.0;
+  M->tree.nrows = nrows;
+  M->tree.ncols = ncols;
+  M->tree.leaf_log = f.leaf_log;
+  M->tree.side_log = k2_tree_side_log(nrows, ncols, f.leaf_log);
+  M->tree.levels = M->tree.side_log - f.leaf_log;
+  M->tree.level_start = calloc(M->tree.levels + 2, sizeof(uint64_t));
+  if (M->tree.level_start == NULL || pthread_mutex_init(&M->lock, NULL) != 0) {
+    free(M->tree.level_start);
+    free(M);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_new: no memory");
+  }
+  M->tree.dir_log = f.directory_log;
+  M->magic = K2_MAGIC_LIVE;
+  *A = M;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_new_format(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols, const K2_Format *fmt) {
+  K2_CHECK_PTR(A, "K2_Matrix_new", "A");
+  *A = NULL;
+  return k2_matrix_alloc(A, nrows, ncols, fmt);
+}
+
+GrB_Info K2_Matrix_new(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols) {
+  return K2_Matrix_new_format(A, nrows, ncols, NULL);
+}
+
+void k2_matrix_invalidate(K2_Matrix A) {
+  if (A->grb_cache != NULL) GrB_Matrix_free(&A->grb_cache);
+  if (A->device != NULL && k2_device_release_hook != NULL) k2_device_release_hook(A->device);
+  A->device = NULL;
+}
+
+GrB_Info K2_Matrix_free(K2_Matrix *A) {
+  if (A == NULL || *A == NULL) return GrB_SUCCESS;
+  K2_Matrix M = *A;
+  if (M->magic != K2_MAGIC_LIVE)
+    K2_FAIL(GrB_UNINITIALIZED_OBJECT, "K2_Matrix_free: the K2_Matrix is not initialized");
+  k2_matrix_invalidate(M);
+  k2_tree_clear(&M->tree);
+  free(M->pending);
+  pthread_mutex_destroy(&M->lock);
+  M->magic = K2_MAGIC_FREED;
+  free(M);
+  *A = NULL;
+  return GrB_SUCCESS;
+}
+
+// Replace A's tree by t (A's caches are dropped).
+static void k2_matrix_replace_tree(K2_Matrix A, k2_tree *t) {
+  k2_matrix_invalidate(A);
+  k2_tree_clear(&A->tree);
+  A->tree = *t;
+}
+
+GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, GrB_Index nvals) {
+  K2_CHECK_MATRIX(A, "K2_Matrix_build");
+  if (nvals > 0) {
+    if (I == NULL || J == NULL) K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_build: I or J is NULL");
+  }
+  if (nvals > (GrB_Index)INT64_MAX / 16)
+    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_build: nvals %llu too large",
+                   (unsigned long long)nvals);
+  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols;
+  // Find the first bad index in parallel (the smallest k, for a stable message).
+  uint64_t bad = UINT64_MAX;
+#pragma omp parallel for reduction(min : bad) schedule(static) if (nvals > 65536)
+  for (uint64_t k = 0; k < nvals; k++)
+    if (I[k] >= nrows || J[k] >= ncols) bad = k < bad ? k : bad;
+  if (bad != UINT64_MAX)
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX,
+                   "K2_Matrix_build: entry %llu = (%u, %u) is outside the %llu x %llu matrix",
+                   (unsigned long long)bad, I[bad], J[bad], (unsigned long long)nrows,
+                   (unsigned long long)ncols);
+  pthread_mutex_lock(&A->lock);
+  k2_tree t;
+  GrB_Info info = k2_tree_build(&t, nrows, ncols, &A->fmt, I, J, nvals);
+  if (info == GrB_SUCCESS) {
+    k2_matrix_replace_tree(A, &t);
+    A->n_pending = 0;
+  } else {
+    k2_error_set_obj(A->error, sizeof A->error, info, "%s", k2_error_get());
+  }
+  pthread_mutex_unlock(&A->lock);
+  return info;
+}
+
+GrB_Info K2_Matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, GrB_Index nvals) {
+  K2_CHECK_MATRIX(A, "K2_Matrix_build");
+  if (nvals > 0 && (I == NULL || J == NULL))
+    K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_build: I or J is NULL");
+  if (nvals > (GrB_Index)INT64_MAX / 16)
+    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_build: nvals %llu too large",
+                   (unsigned long long)nvals);
+  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols;
+  uint64_t bad = UINT64_MAX;
+#pragma omp parallel for reduction(min : bad) schedule(static) if (nvals > 65536)
+  for (uint64_t k = 0; k < nvals; k++)
+    if (I[k] >= nrows || J[k] >= ncols) bad = k < bad ? k : bad;
+  if (bad != UINT64_MAX)
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX,
+                   "K2_Matrix_build: entry %llu = (%llu, %llu) is outside the %llu x %llu matrix",
+                   (unsigned long long)bad, (unsigned long long)I[bad], (unsigned long long)J[bad],
+                   (unsigned long long)nrows, (unsigned long long)ncols);
+  // Indices now fit 32 bits (dimensions <= 2^32): narrow them for the builder.
+  uint32_t *I32 = malloc((nvals ? nvals : 1) * sizeof(uint32_t));
+  uint32_t *J32 = malloc((nvals ? nvals : 1) * sizeof(uint32_t));
+  if (I32 == NULL || J32 == NULL) {
+    free(I32);
+    free(J32);
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory");
+  }
+#pragma omp parallel for schedule(static) if (nvals > 65536)
+  for (uint64_t k = 0; k < nvals; k++) {
+    I32[k] = (uint32_t)I[k];
+    J32[k] = (uint32_t)J[k];
+  }
+  GrB_Info info = K2_Matrix_build_32(A, I32, J32, nvals);
+  free(I32);
+  free(J32);
+  return info;
+}
+
+GrB_Info K2_Matrix_build(K2_Matrix A, const GrB_Index *I, const GrB_Index *J, GrB_Index nvals) {
+  return K2_Matrix_build_64(A, I, J, nvals);
+}
+
+GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A) {
+  K2_CHECK_PTR(C, "K2_Matrix_dup", "C");
+  K2_CHECK_MATRIX(A, "K2_Matrix_dup");
+  GrB_Info info = k2_matrix_wait(A);
+  if (info != GrB_SUCCESS) return info;
+  K2_Matrix M = NULL;
+  info = k2_matrix_alloc(&M, A->tree.nrows, A->tree.ncols, &A->fmt);
+  if (info != GrB_SUCCESS) return info;
+  k2_tree t;
+  info = k2_tree_copy(&t, &A->tree);
+  if (info != GrB_SUCCESS) {
+    K2_Matrix_free(&M);
+    return info;
+  }
+  k2_tree_clear(&M->tree);
+  M->tree = t;
+  M->weight = A->weight;
+  *C = M;
+  return GrB_SUCCESS;
+}
+
+//==============================================================================================
+// pending edits
+//==============================================================================================
+
+static GrB_Info k2_matrix_queue(K2_Matrix A, GrB_Index i, GrB_Index j, bool insert, const char *where) {
+  K2_CHECK_MATRIX(A, where);
+  if (i >= A->tree.nrows || j >= A->tree.ncols)
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "%s: (%llu, %llu) outside the %llu x %llu matrix", where,
+                   (unsigned long long)i, (unsigned long long)j,
+                   (unsigned long long)A->tree.nrows, (unsigned long long)A->tree.ncols);
+  pthread_mutex_lock(&A->lock);
+  if (A->n_pending == A->cap_pending) {
+    uint64_t cap = A->cap_pending ? 2 * A->cap_pending : 64;
+    k2_pending_edit *p = realloc(A->pending, cap * sizeof *p);
+    if (p == NULL) {
+      pthread_mutex_unlock(&A->lock);
+      K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s: no memory", where);
+    }
+    A->pending = p;
+    A->cap_pending = cap;
+  }
+  A->pending[A->n_pending++] = (k2_pending_edit){i, j, insert};
+  pthread_mutex_unlock(&A->lock);
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_setElement(K2_Matrix A, GrB_Index i, GrB_Index j) {
+  return k2_matrix_queue(A, i, j, true, "K2_Matrix_setElement");
+}
+
+GrB_Info K2_Matrix_removeElement(K2_Matrix A, GrB_Index i, GrB_Index j) {
+  return k2_matrix_queue(A, i, j, false, "K2_Matrix_removeElement");
+}
+
+static int k2_edit_cmp(const void *a, const void *b) {
+  const k2_pending_edit *x = a, *y = b;
+  if (x->i != y->i) return x->i < y->i ? -1 : 1;
+  if (x->j != y->j) return x->j < y->j ? -1 : 1;
+  return 0;
+}
+
+// Merge the edits into the entries and rebuild (caller holds the lock).
+static GrB_Info k2_matrix_assemble(K2_Matrix A) {
+  uint64_t np = A->n_pending, nv = A->tree.nvals;
+  // the last edit of a cell wins: sort edits by cell, remembering their call order
+  typedef struct { k2_pending_edit e; uint64_t pos; } edit_pos;  // e first: k2_edit_cmp reads it
+  edit_pos *ep = malloc((np ? np : 1) * sizeof *ep);
+  uint32_t *I = malloc((nv + 1) * sizeof(uint32_t)), *J = malloc((nv + 1) * sizeof(uint32_t));
+  if (ep == NULL || I == NULL || J == NULL) {
+    free(ep);
+    free(I);
+    free(J);
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_wait: no memory to assemble pending edits");
+  }
+  for (uint64_t k = 0; k < np; k++) ep[k] = (edit_pos){A->pending[k], k};
+  qsort(ep, np, sizeof *ep, k2_edit_cmp);
+  // qsort is not stable: within a cell pick the largest position explicitly
+  uint64_t nu = 0;
+  for (uint64_t k = 0; k < np;) {
+    uint64_t g = k, best = k;
+    while (g < np && ep[g].e.i == ep[k].e.i && ep[g].e.j == ep[k].e.j) {
+      if (ep[g].pos > ep[best].pos) best = g;
+      g++;
+    }
+    ep[nu++] = ep[best];
+    k = g;
+  }
+  // existing entries in row-major order, merged with the sorted edits
+  GrB_Index cnt = nv;
+  GrB_Info info = k2_query_tuples_32(&A->tree, I, J, &cnt);
+  if (info != GrB_SUCCESS) {
+    free(ep);
+    free(I);
+    free(J);
+    return info;
+  }
+  uint32_t *I2 = malloc((nv + nu + 1) * sizeof(uint32_t)), *J2 = malloc((nv + nu + 1) * sizeof(uint32_t));
+  if (I2 == NULL || J2 == NULL) {
+    free(ep);
+    free(I);
+    free(J);
+    free(I2);
+    free(J2);
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_wait: no memory to assemble pending edits");
+  }
+  uint64_t a = 0, b = 0, out = 0;
+  while (a < nv || b < nu) {
+    bool take_edit;
+    if (a == nv) take_edit = true;
+    else if (b == nu) take_edit = false;
+    else take_edit = ep[b].e.i < I[a] || (ep[b].e.i == I[a] && ep[b].e.j <= J[a]);
+    if (take_edit) {
+      bool same = a < nv && ep[b].e.i == I[a] && ep[b].e.j == J[a];
+      if (ep[b].e.insert) {
+        I2[out] = (uint32_t)ep[b].e.i;
+        J2[out++] = (uint32_t)ep[b].e.j;
+      }
+      if (same) a++;
+      b++;
+    } else {
+      I2[out] = I[a];
+      J2[out++] = J[a];
+      a++;
+    }
+  }
+  free(ep);
+  free(I);
+  free(J);
+  k2_tree t;
+  info = k2_tree_build(&t, A->tree.nrows, A->tree.ncols, &A->fmt, I2, J2, out);
+  free(I2);
+  free(J2);
+  if (info != GrB_SUCCESS) return info;
+  k2_matrix_replace_tree(A, &t);
+  A->n_pending = 0;
+  return GrB_SUCCESS;
+}
+
+GrB_Info k2_matrix_wait(K2_Matrix A) {
+  if (__atomic_load_n(&A->n_pending, __ATOMIC_ACQUIRE) == 0) return GrB_SUCCESS;
+  pthread_mutex_lock(&A->lock);
+  GrB_Info info = A->n_pending ? k2_matrix_assemble(A) : GrB_SUCCESS;
+  pthread_mutex_unlock(&A->lock);
+  return info;
+}
+
+GrB_Info K2_Matrix_wait(K2_Matrix A) {
+  K2_CHECK_MATRIX(A, "K2_Matrix_wait");
+  return k2_matrix_wait(A);
+}
+
+//==============================================================================================
+// simple queries
+//==============================================================================================
+
+#define K2_READY(A, where)                        \
+  do {                                            \
+    K2_CHECK_MATRIX(A, where);                    \
+    GrB_Info k2_w_ = k2_matrix_wait(A);           \
+    if (k2_w_ != GrB_SUCCESS) return k2_w_;       \
+  } while (0)
+
+GrB_Info K2_Matrix_nrows(GrB_Index *nrows, K2_Matrix A) {
+  K2_CHECK_PTR(nrows, "K2_Matrix_nrows", "nrows");
+  K2_CHECK_MATRIX(A, "K2_Matrix_nrows");
+  *nrows = A->tree.nrows;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_ncols(GrB_Index *ncols, K2_Matrix A) {
+  K2_CHECK_PTR(ncols, "K2_Matrix_ncols", "ncols");
+  K2_CHECK_MATRIX(A, "K2_Matrix_ncols");
+  *ncols = A->tree.ncols;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_nvals(GrB_Index *nvals, K2_Matrix A) {
+  K2_CHECK_PTR(nvals, "K2_Matrix_nvals", "nvals");
+  K2_READY(A, "K2_Matrix_nvals");
+  *nvals = A->tree.nvals;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_extractTuples_32(uint32_t *I, uint32_t *J, GrB_Index *nvals, K2_Matrix A) {
+  K2_CHECK_PTR(nvals, "K2_Matrix_extractTuples", "nvals");
+  K2_READY(A, "K2_Matrix_extractTuples");
+  if (*nvals < A->tree.nvals)
+    K2_MATRIX_FAIL(A, GrB_INSUFFICIENT_SPACE,
+                   "K2_Matrix_extractTuples: room for %llu entries, the matrix has %llu",
+                   (unsigned long long)*nvals, (unsigned long long)A->tree.nvals);
+  return k2_query_tuples_32(&A->tree, I, J, nvals);
+}
+
+GrB_Info K2_Matrix_extractTuples(GrB_Index *I, GrB_Index *J, GrB_Index *nvals, K2_Matrix A) {
+  K2_CHECK_PTR(nvals, "K2_Matrix_extractTuples", "nvals");
+  K2_READY(A, "K2_Matrix_extractTuples");
+  uint64_t nv = A->tree.nvals;
+  if (*nvals < nv)
+    K2_MATRIX_FAIL(A, GrB_INSUFFICIENT_SPACE,
+                   "K2_Matrix_extractTuples: room for %llu entries, the matrix has %llu",
+                   (unsigned long long)*nvals, (unsigned long long)nv);
+  uint32_t *I32 = malloc((nv ? nv : 1) * sizeof(uint32_t)), *J32 = malloc((nv ? nv : 1) * sizeof(uint32_t));
+  if (I32 == NULL || J32 == NULL) {
+    free(I32);
+    free(J32);
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_extractTuples: no memory");
+  }
+  GrB_Index cnt = nv;
+  GrB_Info info = k2_query_tuples_32(&A->tree, I32, J32, &cnt);
+  if (info == GrB_SUCCESS) {
+#pragma omp parallel for schedule(static) if (nv > 65536)
+    for (uint64_t k = 0; k < nv; k++) {
+      if (I) I[k] = I32[k];
+      if (J) J[k] = J32[k];
+    }
+    *nvals = nv;
+  }
+  free(I32);
+  free(J32);
+  return info;
+}
+
+GrB_Info K2_Matrix_isEntry(bool *present, K2_Matrix A, GrB_Index i, GrB_Index j) {
+  K2_CHECK_PTR(present, "K2_Matrix_isEntry", "present");
+  K2_READY(A, "K2_Matrix_isEntry");
+  if (i >= A->tree.nrows || j >= A->tree.ncols)
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "K2_Matrix_isEntry: (%llu, %llu) outside the %llu x %llu matrix",
+                   (unsigned long long)i, (unsigned long long)j,
+                   (unsigned long long)A->tree.nrows, (unsigned long long)A->tree.ncols);
+  *present = k2_query_entry(&A->tree, i, j);
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_extractElement_BOOL(bool *x, K2_Matrix A, GrB_Index i, GrB_Index j) {
+  K2_CHECK_PTR(x, "K2_Matrix_extractElement", "x");
+  bool present;
+  GrB_Info info = K2_Matrix_isEntry(&present, A, i, j);
+  if (info != GrB_SUCCESS) return info;
+  if (!present) return GrB_NO_VALUE;
+  *x = A->weight != 0;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_Index j) {
+  K2_CHECK_PTR(x, "K2_Matrix_extractElement", "x");
+  bool present;
+  GrB_Info info = K2_Matrix_isEntry(&present, A, i, j);
+  if (info != GrB_SUCCESS) return info;
+  if (!present) return GrB_NO_VALUE;
+  *x = A->weight;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i) {
+  K2_CHECK_PTR(count, "K2_Matrix_rowNeighbors", "count");
+  K2_READY(A, "K2_Matrix_rowNeighbors");
+  if (i >= A->tree.nrows)
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "K2_Matrix_rowNeighbors: row %llu outside 0..%llu",
+                   (unsigned long long)i, (unsigned long long)A->tree.nrows);
+  return k2_query_line(&A->tree, false, i, out, count);
+}
+
+GrB_Info K2_Matrix_colNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index j) {
+  K2_CHECK_PTR(count, "K2_Matrix_colNeighbors", "count");
+  K2_READY(A, "K2_Matrix_colNeighbors");
+  if (j >= A->tree.ncols)
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "K2_Matrix_colNeighbors: column %llu outside 0..%llu",
+                   (unsigned long long)j, (unsigned long long)A->tree.ncols);
+  return k2_query_line(&A->tree, true, j, out, count);
+}
+
+GrB_Info K2_Matrix_isEqual(bool *equal, K2_Matrix A, K2_Matrix B) {
+  K2_CHECK_PTR(equal, "K2_Matrix_isEqual", "equal");
+  K2_READY(A, "K2_Matrix_isEqual");
+  K2_READY(B, "K2_Matrix_isEqual");
+  const k2_tree *a = &A->tree, *b = &B->tree;
+  *equal = false;
+  if (a->nrows != b->nrows || a->ncols != b->ncols || a->nvals != b->nvals || A->weight != B->weight)
+    return GrB_SUCCESS;
+  if (a->leaf_log == b->leaf_log) {
+    // the tree of a pattern is unique for a leaf size: compare the arrays
+    *equal = a->n_internal == b->n_internal && a->n_leaves == b->n_leaves &&
+             (a->n_internal == 0 ||
+              memcmp(a->sig, b->sig, k2_tree_sig_words(a) * sizeof(uint64_t)) == 0) &&
+             (a->n_leaves == 0 ||
+              memcmp(a->leaves, b->leaves, k2_tree_leaf_words(a) * sizeof(uint64_t)) == 0);
+    return GrB_SUCCESS;
+  }
+  uint64_t nv = a->nvals;
+  uint32_t *buf = malloc((4 * nv + 1) * sizeof(uint32_t));
+  if (buf == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_isEqual: no memory");
+  GrB_Index ca = nv, cb = nv;
+  GrB_Info info = k2_query_tuples_32(a, buf, buf + nv, &ca);
+  if (info == GrB_SUCCESS) info = k2_query_tuples_32(b, buf + 2 * nv, buf + 3 * nv, &cb);
+  if (info == GrB_SUCCESS) *equal = memcmp(buf, buf + 2 * nv, 2 * nv * sizeof(uint32_t)) == 0;
+  free(buf);
+  return info;
+}
+
+GrB_Info K2_Matrix_setEdgeWeight(K2_Matrix A, double w) {
+  K2_CHECK_MATRIX(A, "K2_Matrix_setEdgeWeight");
+  pthread_mutex_lock(&A->lock);
+  if (A->weight != w || (w != w)) {
+    A->weight = w;
+    if (A->grb_cache != NULL) GrB_Matrix_free(&A->grb_cache);
+  }
+  pthread_mutex_unlock(&A->lock);
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_getEdgeWeight(double *w, K2_Matrix A) {
+  K2_CHECK_PTR(w, "K2_Matrix_getEdgeWeight", "w");
+  K2_CHECK_MATRIX(A, "K2_Matrix_getEdgeWeight");
+  *w = A->weight;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_error(const char **message, K2_Matrix A) {
+  K2_CHECK_PTR(message, "K2_Matrix_error", "message");
+  K2_CHECK_MATRIX(A, "K2_Matrix_error");
+  *message = A->error;
+  return GrB_SUCCESS;
+}
+
+//==============================================================================================
+// memory accounting
+//==============================================================================================
+
+uint64_t K2_csr_bytes(GrB_Index nrows, GrB_Index nvals, bool values) {
+  return (nrows + 1) * sizeof(uint64_t) + nvals * sizeof(uint32_t) + (values ? nvals * sizeof(float) : 0);
+}
+
+GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
+  K2_CHECK_PTR(u, "K2_Matrix_memoryUsage", "usage");
+  K2_CHECK_MATRIX(A, "K2_Matrix_memoryUsage");
+  const k2_tree *t = &A->tree;
+  memset(u, 0, sizeof *u);
+  u->tree = (k2_tree_sig_words(t) + k2_tree_leaf_words(t) + (t->levels + 2)) * sizeof(uint64_t);
+  u->directory = t->dir_len * sizeof(uint64_t);
+  u->top = (t->top_codes ? t->top_count : 0) * sizeof(uint64_t);
+  u->frontier = t->frontier_codes && t->levels
+                    ? (t->level_start[t->levels] - t->level_start[t->levels - 1]) * sizeof(uint64_t)
+                    : 0;
+  u->pending = A->cap_pending * sizeof(k2_pending_edit);
+  size_t cache = 0;
+  if (A->grb_cache != NULL && GxB_Matrix_memoryUsage(&cache, A->grb_cache) != GrB_SUCCESS) cache = 0;
+  u->cache = cache;
+  u->total = u->tree + u->directory + u->top + u->frontier + u->pending + u->cache + sizeof *A;
+  u->levels = t->levels;
+  u->leaf_log = t->leaf_log;
+  u->internal_nodes = t->n_internal;
+  u->leaves = t->n_leaves;
+  return GrB_SUCCESS;
+}

@@ -1,0 +1,18 @@
+// k2_query.h: reading entries out of a tree (internal).
+// SPDX-License-Identifier: Apache-2.0
+#ifndef K2_QUERY_H
+#define K2_QUERY_H
+
+#include "matrix/k2_matrix.h"
+
+// Entries in row-major order into I, J (either may be NULL); *count receives nvals.
+GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Index *count);
+// Cells in Morton (level) order as (row << 32 | col) keys; keys has room for t->nvals.
+GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys);
+// Is (i, j) an entry? (in range, unchecked)
+bool k2_query_entry(const k2_tree *t, uint64_t i, uint64_t j);
+// Columns of row idx (by_col false) or rows of column idx (by_col true), ascending.
+// *count: capacity in, number found out; out may be NULL (count only).
+GrB_Info k2_query_line(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count);
+
+#endif

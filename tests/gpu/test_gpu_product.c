@@ -1,0 +1,562 @@
+// test_gpu_product.c: the CUDA engine against the reference engine (src/cpu), on the GPU.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Every native (type, monoid, multiply), right and left, batches of 1..256 vectors, both device
+// configurations, both offset sources, tiny tiles (many launches), all three leaf sizes, sparse
+// x / y presence / masks, on random matrices and on the real graphs of the data folder (text
+// edge lists; skipped where absent). Values are dyadic (k/64) so that floating-point sums are
+// exact in any order and every comparison is bit-exact; one test checks non-dyadic FP32 sums
+// against the 1e-6 relative bound. ANY is checked for validity (between MIN and MAX, same
+// presence). Exits 77 (skipped) without a GPU.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k2_oracle.h"
+#include "k2_test.h"
+
+#include "cuda/k2_cuda_gateway.h"
+#include "matrix/k2_matrix.h"
+
+static bool g_quick;  // K2GRB_GPU_QUICK=1: fewer combinations (compute-sanitizer runs)
+
+typedef struct {
+  K2_Matrix A;
+  k2_view v;
+} gmat;
+
+static void gmat_make(gmat *g, const k2_coo_list *L, const K2_Format *fmt) {
+  g->A = k2_test_matrix(L, fmt);
+  K2_ASSERT_OK(k2_matrix_wait(g->A));
+  k2_tree_view(&g->v, &g->A->tree, g->A->weight);
+}
+
+static void gmat_free(gmat *g) {
+  if (g->v.device != NULL && g->v.device != g->A->device) k2_cuda_release(g->v.device);
+  g->v.device = NULL;
+  K2_ASSERT_OK(K2_Matrix_free(&g->A));
+}
+
+static void gmat_upload(gmat *g, int config) {
+  if (g->v.device != NULL) k2_cuda_release(g->v.device);
+  g->v.device = NULL;
+  int rc = k2_cuda_upload(&g->v, config, &g->v.device);
+  if (rc != 0) {
+    print_error("k2_cuda_upload: %d: %s\n", rc, K2_error_string());
+    fail();
+  }
+}
+
+static void set_device(uint64_t tile, int offsets) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.tile = tile;
+  s.offsets = offsets;
+  assert_int_equal(k2_cuda_settings_set(&s), 0);
+}
+
+// A dyadic random value of a type: k/64 in [-1, 1] (or small integers), BOOL 0/1 (sometimes 2).
+static void random_value(k2_type t, void *dst, uint64_t i, k2_rng *rng, bool nonneg) {
+  int64_t k = (int64_t)k2_rng_below(rng, 129) - (nonneg ? 0 : 64);
+  switch (t) {
+    case K2_T_BOOL: ((uint8_t *)dst)[i] = (uint8_t)(k2_rng_below(rng, 5) == 0 ? 2 : k2_rng_below(rng, 2)); break;
+    case K2_T_INT32: ((int32_t *)dst)[i] = (int32_t)k; break;
+    case K2_T_INT64: ((int64_t *)dst)[i] = k * 1000003; break;
+    case K2_T_FP32: ((float *)dst)[i] = (float)k / 64.0f; break;
+    default: ((double *)dst)[i] = (double)k / 64.0; break;
+  }
+}
+
+static double as_double(k2_type t, const void *a, uint64_t i) {
+  switch (t) {
+    case K2_T_BOOL: return ((const uint8_t *)a)[i];
+    case K2_T_INT32: return ((const int32_t *)a)[i];
+    case K2_T_INT64: return (double)((const int64_t *)a)[i];
+    case K2_T_FP32: return ((const float *)a)[i];
+    default: return ((const double *)a)[i];
+  }
+}
+
+static bool same_value(k2_type t, const void *a, const void *b, uint64_t i) {
+  switch (t) {
+    case K2_T_BOOL: return ((const uint8_t *)a)[i] == ((const uint8_t *)b)[i];
+    case K2_T_INT32: return ((const int32_t *)a)[i] == ((const int32_t *)b)[i];
+    case K2_T_INT64: return ((const int64_t *)a)[i] == ((const int64_t *)b)[i];
+    case K2_T_FP32: return ((const float *)a)[i] == ((const float *)b)[i];
+    default: return ((const double *)a)[i] == ((const double *)b)[i];
+  }
+}
+
+typedef struct {
+  k2_type type;
+  k2_monoid monoid;
+  k2_mult mult;
+  bool left;
+  uint32_t batch;
+  bool x_present, y_skip;
+  double w;
+  int64_t base;
+} spec;
+
+static const char *type_name[] = {"BOOL", "INT32", "INT64", "FP32", "FP64"};
+static const char *mon_name[] = {"PLUS", "MIN", "MAX", "LOR", "ANY"};
+static const char *mul_name[] = {"X", "X*W", "X+W", "CONST", "INDEX"};
+
+static bool combo_ok(k2_type t, k2_monoid m, k2_mult u) {
+  if (m == K2_MON_LOR && t != K2_T_BOOL) return false;
+  if (u == K2_MUL_INDEX && t == K2_T_BOOL) return false;
+  return true;
+}
+
+// Run one product on both engines and compare; returns the number of mismatches (asserts 0).
+static void compare(const k2_view *v, const spec *s, k2_rng *rng, const char *what) {
+  const uint64_t in = (s->left ? v->nrows : v->ncols) * s->batch;
+  const uint64_t out = (s->left ? v->ncols : v->nrows) * s->batch;
+  const uint32_t ts = k2_type_size(s->type);
+  void *x = malloc(in * ts + 8), *yr = malloc(out * ts + 8), *yg = malloc(out * ts + 8);
+  uint8_t *xp = malloc(in + 1), *ys = malloc(out + 1), *pr = malloc(out + 1), *pg = malloc(out + 1);
+  assert_true(x && yr && yg && xp && ys && pr && pg);
+  for (uint64_t i = 0; i < in; i++) {
+    random_value(s->type, x, i, rng, false);
+    xp[i] = k2_rng_below(rng, 10) < 7;
+  }
+  for (uint64_t i = 0; i < out; i++) ys[i] = k2_rng_below(rng, 10) < 2;
+  memset(yg, 0xA5, out * ts);  // the engine must write every entry
+  memset(pg, 0xA5, out);
+  k2_product P = {.type = s->type, .monoid = s->monoid, .mult = s->mult, .w = s->w,
+                  .index_base = s->base, .left = s->left, .batch = s->batch, .x = x,
+                  .x_present = s->x_present ? xp : NULL, .y = yr, .y_present = pr,
+                  .y_skip = s->y_skip ? ys : NULL};
+  assert_int_equal(k2_ref_product(v, &P), 0);
+  P.y = yg;
+  P.y_present = pg;
+  int rc = k2_cuda_product(v, &P);
+  if (rc != 0) {
+    print_error("%s: k2_cuda_product returned %d: %s\n", what, rc, K2_error_string());
+    fail();
+  }
+  // ANY: any contribution is right; check MIN <= y <= MAX where present.
+  void *lo = NULL, *hi = NULL;
+  if (s->monoid == K2_MON_ANY) {
+    lo = malloc(out * ts + 8);
+    hi = malloc(out * ts + 8);
+    uint8_t *tmp = malloc(out + 1);
+    assert_true(lo && hi && tmp);
+    P.monoid = K2_MON_MIN;
+    P.y = lo;
+    P.y_present = tmp;
+    assert_int_equal(k2_ref_product(v, &P), 0);
+    P.monoid = K2_MON_MAX;
+    P.y = hi;
+    assert_int_equal(k2_ref_product(v, &P), 0);
+    free(tmp);
+  }
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < out; i++) {
+    if (s->y_skip && ys[i]) continue;
+    bool ok = pr[i] == pg[i];
+    if (ok && s->monoid == K2_MON_ANY) {
+      if (pr[i]) {
+        double g = as_double(s->type, yg, i);
+        if (s->type == K2_T_BOOL) g = g != 0;
+        ok = g >= as_double(s->type, lo, i) && g <= as_double(s->type, hi, i);
+      } else {
+        ok = same_value(s->type, yr, yg, i);
+      }
+    } else if (ok) {
+      ok = same_value(s->type, yr, yg, i);
+    }
+    if (!ok && bad++ < 5)
+      print_error("%s: %s %s.%s %s B=%u xp=%d ys=%d: y[%llu] ref %g (present %d) gpu %g (present %d)\n",
+                  what, type_name[s->type], mon_name[s->monoid], mul_name[s->mult],
+                  s->left ? "left" : "right", s->batch, s->x_present, s->y_skip,
+                  (unsigned long long)i, as_double(s->type, yr, i), pr[i],
+                  as_double(s->type, yg, i), pg[i]);
+  }
+  free(x);
+  free(yr);
+  free(yg);
+  free(xp);
+  free(ys);
+  free(pr);
+  free(pg);
+  free(lo);
+  free(hi);
+  if (bad) {
+    print_error("%s: %llu mismatches\n", what, (unsigned long long)bad);
+    fail();
+  }
+}
+
+static void random_list(k2_coo_list *L, uint64_t nr, uint64_t nc, uint64_t nv, uint64_t seed) {
+  k2_rng rng = {seed};
+  k2_coo_random(L, nr, nc, nv, &rng);
+}
+
+// Every native combination, right and left, single vectors and a small batch.
+static void test_all_semirings(void **state) {
+  (void)state;
+  k2_coo_list L;
+  random_list(&L, 300, 211, g_quick ? 1500 : 5000, 11);
+  gmat g;
+  gmat_make(&g, &L, NULL);
+  gmat_upload(&g, K2_CUDA_CONFIG_TREE);
+  set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
+  k2_rng rng = {77};
+  const uint32_t batches[] = {1, 4};
+  for (int t = 0; t < K2_T_COUNT; t++)
+    for (int m = 0; m < K2_MON_COUNT; m++)
+      for (int u = 0; u < K2_MUL_COUNT; u++) {
+        if (!combo_ok((k2_type)t, (k2_monoid)m, (k2_mult)u)) continue;
+        for (int left = 0; left < 2; left++)
+          for (int bi = 0; bi < 2; bi++) {
+            spec s = {(k2_type)t, (k2_monoid)m, (k2_mult)u, left, batches[bi],
+                      (bi + left) % 2 == 0, bi == 1, u == K2_MUL_X_PLUS_W ? -0.5 : 2.0,
+                      left ? 1 : 0};
+            compare(&g.v, &s, &rng, "all_semirings");
+          }
+      }
+  gmat_free(&g);
+  k2_coo_free(&L);
+}
+
+// Configurations x offsets x tile sizes x leaf sizes x top levels, on a few semirings.
+static void test_configurations(void **state) {
+  (void)state;
+  k2_coo_list L;
+  random_list(&L, 3001, 2500, g_quick ? 3000 : 40000, 5);
+  const spec sems[] = {
+      {K2_T_FP32, K2_MON_PLUS, K2_MUL_X_TIMES_W, false, 1, false, false, 0.5, 0},
+      {K2_T_INT64, K2_MON_MIN, K2_MUL_X_PLUS_W, false, 1, true, false, 3, 0},
+      {K2_T_BOOL, K2_MON_LOR, K2_MUL_X, false, 1, true, true, 1, 0},
+      {K2_T_FP64, K2_MON_MAX, K2_MUL_X, false, 1, false, false, 1, 0},
+      {K2_T_INT32, K2_MON_PLUS, K2_MUL_INDEX, false, 1, false, true, 1, 1},
+  };
+  const uint32_t batches[] = {1, 2, 33, 256};
+  const uint64_t tiles[] = {16, 100, UINT64_C(1) << 20};
+  k2_rng rng = {99};
+  for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log += g_quick ? 2 : 1)
+    for (uint32_t top = 0; top < 2; top++) {
+      K2_Format fmt;
+      K2_Format_default(&fmt);
+      fmt.leaf_log = leaf_log;
+      fmt.top_max_log = top ? 16 : 2;  // 2: start 4 nodes wide, expand on the device
+      fmt.directory_log = top ? 8 : 4;
+      fmt.cache_frontier = top == 0;
+      gmat g;
+      gmat_make(&g, &L, &fmt);
+      for (int config = 0; config < 2; config++) {
+        gmat_upload(&g, config);
+        for (int off = 1; off <= 2; off++)
+          for (int ti = 0; ti < 3; ti++) {
+            if (g_quick && ti == 0) continue;  // M = 16: thousands of launches
+            set_device(tiles[ti], off);
+            for (size_t k = 0; k < (g_quick ? 3 : sizeof sems / sizeof sems[0]); k++)
+              for (int left = 0; left < 2; left++)
+                for (int bi = 0; bi < 4; bi++) {
+                  if (g_quick && (bi == 0 || bi == 3)) continue;
+                  spec s = sems[k];
+                  s.left = left;
+                  s.batch = batches[bi];
+                  char what[128];
+                  snprintf(what, sizeof what, "leaf_log %u top_max %u config %d offsets %d M %llu",
+                           leaf_log, fmt.top_max_log, config, off, (unsigned long long)tiles[ti]);
+                  compare(&g.v, &s, &rng, what);
+                }
+          }
+      }
+      gmat_free(&g);
+    }
+  set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
+  k2_coo_free(&L);
+}
+
+// The exact device bytes: predicted before, counted at every cudaMalloc of the engine.
+static void test_memory_exact(void **state) {
+  (void)state;
+  k2_coo_list L;
+  random_list(&L, 5000, 4000, 30000, 21);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.top_max_log = 3;
+  gmat g;
+  gmat_make(&g, &L, &fmt);
+  const uint32_t batches[] = {1, 128};
+  for (int config = 0; config < 2; config++)
+    for (int off = 0; off <= 2; off++)
+      for (int bi = 0; bi < 2; bi++)
+        for (int left = 0; left < 2; left++) {
+          set_device(off == 1 ? 64 : UINT64_C(1) << 20, off);
+          if (g.v.device) k2_cuda_release(g.v.device);
+          g.v.device = NULL;
+          k2_cuda_trim();
+          const uint64_t base = k2_cuda_allocated_bytes();
+          spec s = {K2_T_FP32, K2_MON_PLUS, K2_MUL_X, left, batches[bi], bi == 0, false, 1, 0};
+          k2_product P = {.type = s.type, .batch = s.batch, .left = s.left,
+                          .x_present = s.x_present ? (const uint8_t *)&s : NULL,
+                          .y_present = (uint8_t *)&s};
+          k2_cuda_bytes pred;
+          assert_int_equal(k2_cuda_product_bytes(&g.v, config, &P, &pred), 0);
+          gmat_upload(&g, config);
+          assert_int_equal(k2_cuda_allocated_bytes() - base, pred.matrix);
+          k2_cuda_reset_peak();
+          k2_rng rng = {5};
+          compare(&g.v, &s, &rng, "memory");
+          if (k2_cuda_peak_bytes() - base != pred.total) {
+            print_error("config %d offsets %d B %u: predicted %llu (matrix %llu scratch %llu vectors "
+                        "%llu), peak %llu\n", config, off, s.batch, (unsigned long long)pred.total,
+                        (unsigned long long)pred.matrix, (unsigned long long)pred.scratch,
+                        (unsigned long long)pred.vectors,
+                        (unsigned long long)(k2_cuda_peak_bytes() - base));
+            fail();
+          }
+          // the public call says the same
+          K2_DeviceBytes pub;
+          K2_ASSERT_OK(K2_Matrix_deviceBytes(&pub, g.A, (K2_DeviceConfig)config, GrB_FP32,
+                                             s.batch, s.left,
+                                             K2_DEVICE_Y_PRESENT | (s.x_present ? K2_DEVICE_X_PRESENT : 0)));
+          assert_int_equal(pub.total, pred.total);
+        }
+  set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
+  gmat_free(&g);
+  k2_cuda_trim();
+  k2_coo_free(&L);
+}
+
+// A product over the budget is declined (the dispatcher then runs the CPU), never an error.
+static void test_budget(void **state) {
+  (void)state;
+  k2_coo_list L;
+  random_list(&L, 2000, 2000, 20000, 3);
+  gmat g;
+  gmat_make(&g, &L, NULL);
+  gmat_upload(&g, K2_CUDA_CONFIG_TREE);
+  k2_cuda_trim();
+  float *x = calloc(2000, sizeof(float)), *y = calloc(2000, sizeof(float));
+  assert_true(x && y);
+  k2_product P = {.type = K2_T_FP32, .monoid = K2_MON_PLUS, .mult = K2_MUL_X, .batch = 1,
+                  .x = x, .y = y};
+  k2_cuda_bytes pred;
+  assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_AUTO, &P, &pred), 0);
+  k2_cuda_settings s0, s;
+  k2_cuda_settings_get(&s0);
+  s = s0;
+  s.budget = pred.total - 1;
+  assert_int_equal(k2_cuda_settings_set(&s), 0);
+  const uint64_t before = k2_cuda_allocated_bytes();
+  assert_int_equal(k2_cuda_product(&g.v, &P), K2_DECLINED);
+  assert_int_equal(k2_cuda_allocated_bytes(), before);  // nothing allocated
+  s.budget = pred.total;
+  assert_int_equal(k2_cuda_settings_set(&s), 0);
+  assert_int_equal(k2_cuda_product(&g.v, &P), 0);
+  // an upload over the budget is declined too, through the public call as an error
+  s.budget = 1000;
+  assert_int_equal(k2_cuda_settings_set(&s), 0);
+  assert_int_equal(K2_Matrix_upload(g.A, K2_DEVICE_TREE_ONLY), GrB_NOT_IMPLEMENTED);
+  assert_int_equal(k2_cuda_settings_set(&s0), 0);
+  // bad settings are refused
+  s = s0;
+  s.tile = 8;
+  assert_int_equal(k2_cuda_settings_set(&s), GrB_INVALID_VALUE);
+  assert_int_equal(K2_Device_setTileSize(4), GrB_INVALID_VALUE);
+  free(x);
+  free(y);
+  gmat_free(&g);
+  k2_coo_free(&L);
+}
+
+// Matrices freed or changed free their device copies (the release hook); nothing leaks.
+static void test_no_leaks(void **state) {
+  (void)state;
+  k2_cuda_trim();
+  const uint64_t live0 = k2_cuda_live_allocations(), bytes0 = k2_cuda_allocated_bytes();
+  for (int round = 0; round < 3; round++) {
+    k2_coo_list L;
+    random_list(&L, 1000 + round, 900, 8000, 40 + round);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    K2_ASSERT_OK(K2_Matrix_upload(A, round == 1 ? K2_DEVICE_FRONTIER : K2_DEVICE_TREE_ONLY));
+    assert_true(k2_cuda_live_allocations() > live0);
+    K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_FRONTIER));  // re-upload in another config
+    k2_view v;
+    K2_ASSERT_OK(k2_matrix_wait(A));
+    k2_tree_view(&v, &A->tree, A->weight);
+    v.device = A->device;
+    double *x = calloc(900 * 3, sizeof(double)), *y = calloc(1001 * 3, sizeof(double));
+    assert_true(x && y);
+    k2_product P = {.type = K2_T_FP64, .monoid = K2_MON_PLUS, .mult = K2_MUL_X,
+                    .batch = round + 1, .x = x, .y = y};
+    assert_int_equal(k2_cuda_product(&v, &P), 0);
+    if (round == 2) {
+      // a change drops the device copy
+      K2_ASSERT_OK(K2_Matrix_setElement(A, 0, 0));
+      K2_ASSERT_OK(K2_Matrix_wait(A));
+      assert_null(A->device);
+    }
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    free(x);
+    free(y);
+    k2_coo_free(&L);
+  }
+  k2_cuda_trim();
+  assert_int_equal(k2_cuda_live_allocations(), live0);
+  assert_int_equal(k2_cuda_allocated_bytes(), bytes0);
+}
+
+// Non-dyadic FP32 sums: relative error <= 1e-6 of the sum of |terms|.
+static void test_fp32_rounding(void **state) {
+  (void)state;
+  k2_coo_list L;
+  random_list(&L, 4000, 4000, 60000, 8);
+  gmat g;
+  gmat_make(&g, &L, NULL);
+  gmat_upload(&g, K2_CUDA_CONFIG_AUTO);
+  k2_rng rng = {1234};
+  for (int left = 0; left < 2; left++) {
+    float *x = malloc(4000 * sizeof(float)), *yr = malloc(4000 * sizeof(float)),
+          *yg = malloc(4000 * sizeof(float));
+    assert_true(x && yr && yg);
+    for (int i = 0; i < 4000; i++) x[i] = (float)k2_rng_unit(&rng);  // positive: sum = sum |.|
+    k2_product P = {.type = K2_T_FP32, .monoid = K2_MON_PLUS, .mult = K2_MUL_X_TIMES_W, .w = 0.3,
+                    .left = left, .batch = 1, .x = x, .y = yr};
+    assert_int_equal(k2_ref_product(&g.v, &P), 0);
+    P.y = yg;
+    assert_int_equal(k2_cuda_product(&g.v, &P), 0);
+    for (int i = 0; i < 4000; i++)
+      if (fabs((double)yr[i] - (double)yg[i]) > 1e-6 * fabs((double)yr[i]) + 1e-30) {
+        print_error("y[%d]: ref %.9g gpu %.9g\n", i, yr[i], yg[i]);
+        fail();
+      }
+    free(x);
+    free(yr);
+    free(yg);
+  }
+  gmat_free(&g);
+  k2_coo_free(&L);
+}
+
+// Empty and tiny matrices; replays of a recorded graph see new x values.
+static void test_edge_cases(void **state) {
+  (void)state;
+  k2_rng rng = {3};
+  const uint64_t shapes[][3] = {{1, 1, 0}, {1, 1, 1}, {5, 3, 0}, {2, 2, 4}, {1, 1000, 50}, {1000, 1, 50}};
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+    k2_coo_list L;
+    random_list(&L, shapes[k][0], shapes[k][1], shapes[k][2], 17 + k);
+    gmat g;
+    gmat_make(&g, &L, NULL);
+    for (int config = 0; config < 2; config++) {
+      if (g.v.n_internal) gmat_upload(&g, config);
+      for (int left = 0; left < 2; left++) {
+        spec s = {K2_T_INT32, K2_MON_MIN, K2_MUL_X, left, 1, true, false, 1, 0};
+        compare(&g.v, &s, &rng, "edge case");
+        s.batch = 3;
+        compare(&g.v, &s, &rng, "edge case");
+      }
+    }
+    gmat_free(&g);
+    k2_coo_free(&L);
+  }
+  // the same product repeated with new data replays the recorded graph
+  k2_coo_list L;
+  random_list(&L, 700, 700, 5000, 4);
+  gmat g;
+  gmat_make(&g, &L, NULL);
+  gmat_upload(&g, K2_CUDA_CONFIG_TREE);
+  for (int rep = 0; rep < 4; rep++) {
+    spec s = {K2_T_FP64, K2_MON_PLUS, K2_MUL_X, false, 1, false, false, 1, 0};
+    compare(&g.v, &s, &rng, "replay");
+  }
+  gmat_free(&g);
+  k2_coo_free(&L);
+}
+
+// ---- real graphs (text edge lists of the data folder) ----------------------------------------
+
+static bool read_edges(const char *path, k2_coo_list *L) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return false;
+  uint64_t cap = 1 << 16, n = 0, maxid = 0;
+  L->I = malloc(cap * sizeof(uint32_t));
+  L->J = malloc(cap * sizeof(uint32_t));
+  char line[256];
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || line[0] == '%') continue;
+    unsigned long a, b;
+    if (sscanf(line, "%lu%*[ \t,]%lu", &a, &b) != 2) continue;
+    if (n == cap) {
+      cap *= 2;
+      L->I = realloc(L->I, cap * sizeof(uint32_t));
+      L->J = realloc(L->J, cap * sizeof(uint32_t));
+    }
+    L->I[n] = (uint32_t)a;
+    L->J[n] = (uint32_t)b;
+    n++;
+    if (a > maxid) maxid = a;
+    if (b > maxid) maxid = b;
+  }
+  fclose(f);
+  L->nvals = n;
+  L->nrows = L->ncols = maxid + 1;
+  return n > 0;
+}
+
+static void test_real_graphs(void **state) {
+  (void)state;
+  const char *files[] = {"snap-wiki-Vote/wiki-Vote.txt", "snap-email-Eu-core/email-Eu-core.txt",
+                         "snap-ca-HepPh-lcc/ca-HepPh-lcc.txt", "snap-ca-CondMat/CA-CondMat.txt",
+                         "luxembourg_osm/luxembourg_osm.edges", "networkit-misc/MIT8.edgelist"};
+  const spec sems[] = {
+      {K2_T_FP32, K2_MON_PLUS, K2_MUL_X, false, 1, false, false, 1, 0},
+      {K2_T_BOOL, K2_MON_LOR, K2_MUL_X, false, 1, true, false, 1, 0},
+      {K2_T_INT32, K2_MON_MIN, K2_MUL_X_PLUS_W, false, 1, true, false, 1, 0},
+      {K2_T_FP64, K2_MON_MAX, K2_MUL_INDEX, false, 1, false, true, 1, 1},
+  };
+  int found = 0;
+  k2_rng rng = {2024};
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    const char *path = k2_test_data_path(files[f]);
+    if (path == NULL) continue;
+    k2_coo_list L;
+    if (!read_edges(path, &L)) continue;
+    found++;
+    gmat g;
+    gmat_make(&g, &L, NULL);
+    for (int config = 0; config < 2; config++) {
+      gmat_upload(&g, config);
+      for (size_t k = 0; k < sizeof sems / sizeof sems[0]; k++)
+        for (int left = 0; left < 2; left++)
+          for (int b = 0; b < 2; b++) {
+            if (g_quick && (b == 1 || k > 1)) continue;
+            spec s = sems[k];
+            s.left = left;
+            s.batch = b ? 128 : 1;
+            compare(&g.v, &s, &rng, files[f]);
+          }
+    }
+    printf("  %s: %llu x %llu, %llu edges: GPU = reference\n", files[f],
+           (unsigned long long)L.nrows, (unsigned long long)L.ncols, (unsigned long long)L.nvals);
+    gmat_free(&g);
+    k2_coo_free(&L);
+    if (g_quick) break;
+  }
+  if (found == 0) skip();
+}
+
+int main(void) {
+  if (!k2_cuda_available()) {
+    printf("no CUDA device: GPU tests skipped\n");
+    return K2_TEST_SKIP;
+  }
+  const char *q = getenv("K2GRB_GPU_QUICK");
+  g_quick = q != NULL && q[0] == '1';
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_all_semirings), cmocka_unit_test(test_configurations),
+      cmocka_unit_test(test_memory_exact),  cmocka_unit_test(test_budget),
+      cmocka_unit_test(test_no_leaks),      cmocka_unit_test(test_fp32_rounding),
+      cmocka_unit_test(test_edge_cases),    cmocka_unit_test(test_real_graphs),
+  };
+  int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
+  k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left
+  return failed;
+}

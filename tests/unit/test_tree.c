@@ -1,0 +1,417 @@
+// test_tree.c: the k²-tree format: the paper's Figure 1, round trips, queries, pending edits.
+// SPDX-License-Identifier: Apache-2.0
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k2_oracle.h"
+#include "matrix/k2_matrix.h"
+
+// Figure 1 of the paper (DIGEST.md §1): 8x8, 12 cells.
+static const uint32_t fig_I[] = {1, 0, 1, 3, 5, 5, 6, 6, 6, 6, 7, 7};
+static const uint32_t fig_J[] = {1, 4, 5, 5, 1, 2, 1, 2, 6, 7, 6, 7};
+
+static void test_figure1_signatures(void **state) {
+  (void)state;
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  k2_view v;
+  k2_tree_view(&v, &A->tree, 1.0);
+  assert_int_equal(v.side_log, 3);
+  assert_int_equal(v.levels, 2);  // root + level 1; leaves below
+  assert_int_equal(v.n_internal, 5);
+  assert_int_equal(v.n_leaves, 8);
+  // signatures with bit b = quadrant b: "1111" | "1000 1010 1111 0001" (bit 0 written first)
+  const unsigned internal[5] = {15, 1, 5, 15, 8};
+  for (unsigned p = 0; p < 5; p++) assert_int_equal(k2_view_sig(&v, p), internal[p]);
+  // leaves "0001 1001 0001 0001 0010 0100 1000 1111"
+  const unsigned leaf[8] = {8, 9, 8, 8, 4, 2, 1, 15};
+  for (unsigned q = 0; q < 8; q++) assert_int_equal(k2_view_leaf(&v, q), leaf[q]);
+  // first children of level 1: offsets 0, 1, 3, 7 within the leaf level
+  const unsigned off[4] = {0, 1, 3, 7};
+  for (unsigned t = 0; t < 4; t++) assert_int_equal(k2_view_first_child(&v, 1 + t) - 5, off[t]);
+  assert_int_equal(v.level_start[0], 0);
+  assert_int_equal(v.level_start[1], 1);
+  assert_int_equal(v.level_start[2], 5);
+  assert_int_equal(v.level_start[3], 13);
+  // the top level (<= 2^16 nodes) is level 1, codes 00 01 10 11
+  assert_int_equal(v.top_level, 1);
+  assert_int_equal(v.top_count, 4);
+  for (unsigned t = 0; t < 4; t++) assert_int_equal(v.top_codes[t], t);
+  // cell (3,5): path 01 10 11
+  bool present = false;
+  K2_ASSERT_OK(K2_Matrix_isEntry(&present, A, 3, 5));
+  assert_true(present);
+  K2_ASSERT_OK(K2_Matrix_isEntry(&present, A, 5, 3));
+  assert_false(present);
+  K2_Matrix_free(&A);
+  assert_null(A);
+}
+
+static void test_figure1_queries(void **state) {
+  (void)state;
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  GrB_Index out[8], cnt = 8;
+  K2_ASSERT_OK(K2_Matrix_rowNeighbors(out, &cnt, A, 6));
+  assert_int_equal(cnt, 4);
+  assert_int_equal(out[0], 1);
+  assert_int_equal(out[1], 2);
+  assert_int_equal(out[2], 6);
+  assert_int_equal(out[3], 7);
+  cnt = 8;
+  K2_ASSERT_OK(K2_Matrix_colNeighbors(out, &cnt, A, 1));
+  assert_int_equal(cnt, 3);
+  assert_int_equal(out[0], 1);
+  assert_int_equal(out[1], 5);
+  assert_int_equal(out[2], 6);
+  cnt = 2;
+  assert_int_equal(K2_Matrix_rowNeighbors(out, &cnt, A, 6), GrB_INSUFFICIENT_SPACE);
+  cnt = 0;
+  K2_ASSERT_OK(K2_Matrix_rowNeighbors(NULL, &cnt, A, 2));
+  assert_int_equal(cnt, 0);
+  assert_int_equal(K2_Matrix_rowNeighbors(out, &cnt, A, 8), GrB_INVALID_INDEX);
+  // extractTuples gives row-major order
+  GrB_Index I[12], J[12], nv = 12;
+  K2_ASSERT_OK(K2_Matrix_extractTuples(I, J, &nv, A));
+  assert_int_equal(nv, 12);
+  for (int k = 1; k < 12; k++) assert_true(I[k - 1] < I[k] || (I[k - 1] == I[k] && J[k - 1] < J[k]));
+  nv = 11;
+  assert_int_equal(K2_Matrix_extractTuples(I, J, &nv, A), GrB_INSUFFICIENT_SPACE);
+  K2_Matrix_free(&A);
+}
+
+// Row-major canonical list from a 4x4 bit pattern.
+static void pattern_list(k2_coo_list *L, unsigned pat, uint32_t *I, uint32_t *J) {
+  L->nrows = L->ncols = 4;
+  L->I = I;
+  L->J = J;
+  L->nvals = 0;
+  for (unsigned cell = 0; cell < 16; cell++)
+    if (pat & (1u << cell)) {
+      I[L->nvals] = cell / 4;
+      J[L->nvals] = cell % 4;
+      L->nvals++;
+    }
+}
+
+// All 65,536 4x4 Boolean matrices: round trip and products against a dense oracle that sees
+// only the bit pattern.
+static void test_exhaustive_4x4(void **state) {
+  (void)state;
+  K2_Engine engines[2] = {K2_ENGINE_REFERENCE, K2_ENGINE_OPENMP};
+  double x[4] = {1.5, -2.25, 4.0, 0.125};
+  uint8_t xb[4] = {1, 0, 1, 1};
+  for (unsigned pat = 0; pat < 65536; pat++) {
+    uint32_t I[16], J[16];
+    k2_coo_list L;
+    pattern_list(&L, pat, I, J);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    k2_assert_same_pattern(A, &L);
+    for (int e = 0; e < 2; e++) {
+      K2_ASSERT_OK(K2_set_engine(engines[e]));
+      for (int left = 0; left < 2; left++) {
+        double y[4], expect[4];
+        for (int i = 0; i < 4; i++) {
+          double acc = 0;
+          for (int j = 0; j < 4; j++) {
+            unsigned cell = left ? (unsigned)(j * 4 + i) : (unsigned)(i * 4 + j);
+            if (pat & (1u << cell)) acc += x[j];
+          }
+          expect[i] = acc;
+        }
+        if (left) K2_ASSERT_OK(K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP64));
+        else K2_ASSERT_OK(K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP64));
+        for (int i = 0; i < 4; i++) assert_true(y[i] == expect[i]);  // exact: few, exact sums
+        // min-plus and lor-land
+        double ym[4];
+        uint8_t yb[4];
+        if (left) {
+          K2_ASSERT_OK(K2_dense_vxm(ym, x, A, K2_MIN_PLUS, GrB_FP64));
+          K2_ASSERT_OK(K2_dense_vxm(yb, xb, A, K2_LOR_LAND, GrB_BOOL));
+        } else {
+          K2_ASSERT_OK(K2_dense_mxv(ym, A, x, K2_MIN_PLUS, GrB_FP64));
+          K2_ASSERT_OK(K2_dense_mxv(yb, A, xb, K2_LOR_LAND, GrB_BOOL));
+        }
+        for (int i = 0; i < 4; i++) {
+          double mn = INFINITY;
+          uint8_t any = 0;
+          for (int j = 0; j < 4; j++) {
+            unsigned cell = left ? (unsigned)(j * 4 + i) : (unsigned)(i * 4 + j);
+            if (pat & (1u << cell)) {
+              if (x[j] + 1 < mn) mn = x[j] + 1;
+              any |= xb[j];
+            }
+          }
+          assert_true(ym[i] == mn);
+          assert_int_equal(yb[i], any);
+        }
+      }
+    }
+    K2_Matrix_free(&A);
+  }
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+}
+
+// Round trips and products on awkward shapes, for every leaf size.
+static void check_shape(uint64_t nrows, uint64_t ncols, uint64_t nvals, uint64_t seed, uint32_t leaf_log) {
+  k2_rng rng = {seed};
+  k2_coo_list L;
+  k2_coo_random(&L, nrows, ncols, nvals, &rng);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.leaf_log = leaf_log;
+  fmt.cache_frontier = seed & 1;
+  K2_Matrix A = k2_test_matrix(&L, &fmt);
+  k2_coo_canonical(&L);
+  k2_assert_same_pattern(A, &L);
+  // queries on a few random cells and lines
+  for (int t = 0; t < 20 && nrows && ncols; t++) {
+    uint64_t i = k2_rng_below(&rng, nrows), j = k2_rng_below(&rng, ncols);
+    if (t % 2 == 0 && L.nvals) {
+      uint64_t k = k2_rng_below(&rng, L.nvals);
+      i = L.I[k];
+      j = L.J[k];
+    }
+    bool expect = false;
+    for (uint64_t k = 0; k < L.nvals; k++) expect |= L.I[k] == i && L.J[k] == j;
+    bool present;
+    K2_ASSERT_OK(K2_Matrix_isEntry(&present, A, i, j));
+    assert_int_equal(present, expect);
+    GrB_Index cnt = 0, expect_cnt = 0;
+    K2_ASSERT_OK(K2_Matrix_colNeighbors(NULL, &cnt, A, j));
+    for (uint64_t k = 0; k < L.nvals; k++) expect_cnt += L.J[k] == j;
+    assert_int_equal(cnt, expect_cnt);
+  }
+  // products: both engines against the oracle
+  uint64_t nx = ncols > nrows ? ncols : nrows;
+  double *x = malloc((nx + 1) * sizeof(double)), *y = malloc((nx + 1) * sizeof(double));
+  double *e = malloc((nx + 1) * sizeof(double));
+  for (uint64_t i = 0; i < nx; i++) x[i] = (double)(k2_rng_below(&rng, 2000)) / 8 - 100;
+  K2_Engine engines[2] = {K2_ENGINE_REFERENCE, K2_ENGINE_OPENMP};
+  for (int en = 0; en < 2; en++) {
+    K2_ASSERT_OK(K2_set_engine(engines[en]));
+    for (int left = 0; left < 2; left++) {
+      uint64_t ny = left ? ncols : nrows;
+      if (left) K2_ASSERT_OK(K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP64));
+      else K2_ASSERT_OK(K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP64));
+      k2_oracle_plus_times_f64(e, &L, x, 1.0, left);
+      // x holds multiples of 1/8 below 2^8: every partial sum is exact in double
+      for (uint64_t i = 0; i < ny; i++) assert_true(y[i] == e[i]);
+      if (left) K2_ASSERT_OK(K2_dense_vxm(y, x, A, K2_MIN_PLUS, GrB_FP64));
+      else K2_ASSERT_OK(K2_dense_mxv(y, A, x, K2_MIN_PLUS, GrB_FP64));
+      k2_oracle_min_plus_f64(e, &L, x, 1.0, left);
+      for (uint64_t i = 0; i < ny; i++) assert_true(y[i] == e[i]);
+    }
+  }
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  free(x);
+  free(y);
+  free(e);
+  K2_Matrix_free(&A);
+  k2_coo_free(&L);
+}
+
+static void test_shapes(void **state) {
+  (void)state;
+  for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
+    check_shape(0, 0, 0, 1, leaf_log);
+    check_shape(1, 1, 1, 2, leaf_log);
+    check_shape(1, 1, 0, 3, leaf_log);
+    check_shape(1, 1000, 300, 4, leaf_log);
+    check_shape(1000, 1, 300, 5, leaf_log);
+    check_shape(37, 59, 400, 6, leaf_log);
+    check_shape(1000, 1000, 20000, 7, leaf_log);
+    check_shape(1000000, 1700, 50000, 8, leaf_log);
+    check_shape(1700, 1000000, 50000, 9, leaf_log);
+    check_shape(4097, 4095, 100000, 10, leaf_log);
+    check_shape(70000, 70000, 300000, 11, leaf_log);
+  }
+}
+
+// Structured patterns: full dense, diagonal, one dense row, one dense column.
+static void check_list(k2_coo_list *L) {
+  for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.leaf_log = leaf_log;
+    K2_Matrix A = k2_test_matrix(L, &fmt);
+    k2_assert_same_pattern(A, L);
+    uint64_t nx = L->nrows > L->ncols ? L->nrows : L->ncols;
+    uint8_t *x = malloc(nx + 1), *y = malloc(nx + 1), *e = malloc(nx + 1);
+    for (uint64_t i = 0; i < nx; i++) x[i] = (uint8_t)(i % 3 == 0);
+    for (int left = 0; left < 2; left++) {
+      K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+      if (left) K2_ASSERT_OK(K2_dense_vxm(y, x, A, K2_LOR_LAND, GrB_BOOL));
+      else K2_ASSERT_OK(K2_dense_mxv(y, A, x, K2_LOR_LAND, GrB_BOOL));
+      k2_oracle_lor_land(e, L, x, left);
+      assert_memory_equal(y, e, left ? L->ncols : L->nrows);
+    }
+    K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+    free(x);
+    free(y);
+    free(e);
+    K2_Matrix_free(&A);
+  }
+}
+
+static void test_structured(void **state) {
+  (void)state;
+  uint64_t n = 300;
+  k2_coo_list L = {n, n, 0, malloc(n * n * sizeof(uint32_t)), malloc(n * n * sizeof(uint32_t))};
+  for (uint64_t i = 0; i < n; i++)
+    for (uint64_t j = 0; j < n; j++) {
+      L.I[L.nvals] = (uint32_t)i;
+      L.J[L.nvals++] = (uint32_t)j;
+    }
+  check_list(&L);  // full dense
+  L.nvals = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    L.I[L.nvals] = (uint32_t)i;
+    L.J[L.nvals++] = (uint32_t)i;
+  }
+  check_list(&L);  // diagonal
+  L.nvals = 0;
+  for (uint64_t j = 0; j < n; j++) {
+    L.I[L.nvals] = 17;
+    L.J[L.nvals++] = (uint32_t)j;
+  }
+  check_list(&L);  // dense row
+  L.nvals = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    L.I[L.nvals] = (uint32_t)i;
+    L.J[L.nvals++] = 299;
+  }
+  check_list(&L);  // dense column
+  k2_coo_free(&L);
+}
+
+static void test_largest_dimensions(void **state) {
+  (void)state;
+  // 2^32 x 2^32 with entries in the corners: 64-bit Morton codes
+  uint32_t I[4] = {0, UINT32_MAX, 0, UINT32_MAX}, J[4] = {0, 0, UINT32_MAX, UINT32_MAX};
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, K2_INDEX_MAX, K2_INDEX_MAX));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, I, J, 4));
+  GrB_Index nv;
+  K2_ASSERT_OK(K2_Matrix_nvals(&nv, A));
+  assert_int_equal(nv, 4);
+  bool present;
+  K2_ASSERT_OK(K2_Matrix_isEntry(&present, A, UINT32_MAX, UINT32_MAX));
+  assert_true(present);
+  K2_ASSERT_OK(K2_Matrix_isEntry(&present, A, UINT32_MAX, 1));
+  assert_false(present);
+  K2_Matrix_free(&A);
+  assert_int_equal(K2_Matrix_new(&A, K2_INDEX_MAX + 1, 1), GrB_INVALID_VALUE);
+  assert_null(A);
+}
+
+static void test_errors_leave_matrix_untouched(void **state) {
+  (void)state;
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  uint32_t badI[2] = {1, 8}, badJ[2] = {1, 1};
+  assert_int_equal(K2_Matrix_build_32(A, badI, badJ, 2), GrB_INVALID_INDEX);
+  const char *msg = NULL;
+  K2_ASSERT_OK(K2_Matrix_error(&msg, A));
+  assert_non_null(strstr(msg, "entry 1 = (8, 1)"));
+  GrB_Index nv;
+  K2_ASSERT_OK(K2_Matrix_nvals(&nv, A));
+  assert_int_equal(nv, 12);
+  assert_int_equal(K2_Matrix_build_32(A, NULL, badJ, 2), GrB_NULL_POINTER);
+  assert_int_equal(K2_Matrix_nvals(NULL, A), GrB_NULL_POINTER);
+  assert_int_equal(K2_Matrix_nvals(&nv, NULL), GrB_NULL_POINTER);
+  uint64_t bad64I[1] = {UINT64_C(1) << 40}, bad64J[1] = {0};
+  assert_int_equal(K2_Matrix_build_64(A, bad64I, bad64J, 1), GrB_INVALID_INDEX);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.leaf_log = 4;
+  K2_Matrix B = NULL;
+  assert_int_equal(K2_Matrix_new_format(&B, 4, 4, &fmt), GrB_INVALID_VALUE);
+  assert_null(B);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  K2_ASSERT_OK(K2_Matrix_free(&A));  // NULL handle: no-op
+  K2_ASSERT_OK(K2_Matrix_free(NULL));
+}
+
+static void test_pending_edits_dup_equal(void **state) {
+  (void)state;
+  K2_Matrix A = NULL, B = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  K2_ASSERT_OK(K2_Matrix_dup(&B, A));
+  bool eq = false;
+  K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, B));
+  assert_true(eq);
+  K2_ASSERT_OK(K2_Matrix_setElement(B, 0, 0));
+  K2_ASSERT_OK(K2_Matrix_removeElement(B, 3, 5));
+  K2_ASSERT_OK(K2_Matrix_setElement(B, 2, 2));
+  K2_ASSERT_OK(K2_Matrix_removeElement(B, 2, 2));  // the last edit of a cell wins
+  K2_ASSERT_OK(K2_Matrix_removeElement(B, 4, 4));  // absent: no effect
+  assert_int_equal(K2_Matrix_setElement(B, 8, 0), GrB_INVALID_INDEX);
+  GrB_Index nv;
+  K2_ASSERT_OK(K2_Matrix_nvals(&nv, B));
+  assert_int_equal(nv, 12);  // +1 -1
+  bool present;
+  K2_ASSERT_OK(K2_Matrix_isEntry(&present, B, 0, 0));
+  assert_true(present);
+  K2_ASSERT_OK(K2_Matrix_isEntry(&present, B, 3, 5));
+  assert_false(present);
+  K2_ASSERT_OK(K2_Matrix_isEntry(&present, B, 2, 2));
+  assert_false(present);
+  K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, B));
+  assert_false(eq);
+  K2_ASSERT_OK(K2_Matrix_setElement(B, 3, 5));
+  K2_ASSERT_OK(K2_Matrix_removeElement(B, 0, 0));
+  K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, B));
+  assert_true(eq);
+  // weight is part of equality
+  K2_ASSERT_OK(K2_Matrix_setEdgeWeight(B, 2.5));
+  K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, B));
+  assert_false(eq);
+  double w;
+  K2_ASSERT_OK(K2_Matrix_getEdgeWeight(&w, B));
+  assert_true(w == 2.5);
+  K2_Matrix_free(&A);
+  K2_Matrix_free(&B);
+}
+
+static void test_memory_usage(void **state) {
+  (void)state;
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.cache_frontier = true;
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new_format(&A, 8, 8, &fmt));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  K2_MemoryUsage u;
+  K2_ASSERT_OK(K2_Matrix_memoryUsage(&u, A));
+  // 5 internal nibbles: 1 word; 8 leaf nibbles: 1 word; 4 level starts
+  assert_int_equal(u.tree, (1 + 1 + 4) * 8);
+  assert_int_equal(u.directory, 8);
+  assert_int_equal(u.top, 4 * 8);
+  assert_int_equal(u.frontier, 4 * 8);
+  assert_int_equal(u.internal_nodes, 5);
+  assert_int_equal(u.leaves, 8);
+  assert_true(u.total >= u.tree + u.directory + u.top + u.frontier);
+  K2_Matrix_free(&A);
+  assert_int_equal(K2_csr_bytes(8, 12, true), 9 * 8 + 12 * 4 + 12 * 4);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_figure1_signatures),
+      cmocka_unit_test(test_figure1_queries),
+      cmocka_unit_test(test_exhaustive_4x4),
+      cmocka_unit_test(test_shapes),
+      cmocka_unit_test(test_structured),
+      cmocka_unit_test(test_largest_dimensions),
+      cmocka_unit_test(test_errors_leave_matrix_untouched),
+      cmocka_unit_test(test_pending_edits_dup_equal),
+      cmocka_unit_test(test_memory_usage),
+  };
+  return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
+}
