@@ -197,6 +197,36 @@ static void test_parallel_small(void **state) {
 }
 
 
+// file -> tree -> extractTuples gives back exactly the decoded edge set (row-major order).
+static void check_tree_roundtrip(const char *rel) {
+  NEED_GRAPH(base, rel);
+  K2_Edges E;
+  K2_ASSERT_OK(K2_Edges_readBVGraph(&E, base, NULL));
+  char path[4200];
+  snprintf(path, sizeof path, "%s.graph", base);
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_read(&A, path, NULL));
+  GrB_Index nrows, nvals = E.nvals;
+  K2_ASSERT_OK(K2_Matrix_nrows(&nrows, A));
+  assert_int_equal(nrows, E.nrows);
+  uint32_t *I = malloc((nvals + 1) * sizeof *I), *J = malloc((nvals + 1) * sizeof *J);
+  assert_true(I != NULL && J != NULL);
+  K2_ASSERT_OK(K2_Matrix_extractTuples_32(I, J, &nvals, A));
+  assert_int_equal(nvals, E.nvals);
+  assert_memory_equal(I, E.I, nvals * sizeof *I);  // BVGraph lists are sorted rows already
+  assert_memory_equal(J, E.J, nvals * sizeof *J);
+  free(I);
+  free(J);
+  K2_Matrix_free(&A);
+  K2_Edges_free(&E);
+}
+
+static void test_tree_roundtrip(void **state) {
+  check_tree_roundtrip("harvard500/harvard500");
+  check_tree_roundtrip("cnr-2000/cnr-2000");
+  check_tree_roundtrip("uk-2007-05@100000/uk-2007-05@100000");
+}
+
 //==============================================================================================
 // corrupted copies (written to a temporary folder)
 //==============================================================================================
@@ -467,7 +497,8 @@ int main(void) {
       cmocka_unit_test(test_counts_harvard),  cmocka_unit_test(test_counts_swh),
       cmocka_unit_test(test_swh_transposed),  cmocka_unit_test(test_cnr_first_lists),
       cmocka_unit_test(test_cnr_transpose),   cmocka_unit_test(test_parallel_cnr),
-      cmocka_unit_test(test_parallel_small),  cmocka_unit_test(test_missing_files),
+      cmocka_unit_test(test_parallel_small),  cmocka_unit_test(test_tree_roundtrip),
+      cmocka_unit_test(test_missing_files),
       cmocka_unit_test(test_properties),      cmocka_unit_test(test_wrong_counts),
       cmocka_unit_test(test_truncated),       cmocka_unit_test(test_bit_flips),
   };
