@@ -590,7 +590,7 @@ static bool bv_node(bv_worker *w, bv_bits *r, uint64_t x, uint32_t *out, uint64_
                        "copy block %llu of length %llu overruns the reference list or outdegree",
                        (unsigned long long)b, (unsigned long long)run);
       }
-      if ((b & 1) == 0) {
+      if ((b & 1) == 0 && run > 0) {
         memcpy(out + copied, list + p, run * sizeof *out);
         copied += run;
       }
@@ -604,7 +604,7 @@ static bool bv_node(bv_worker *w, bv_bits *r, uint64_t x, uint32_t *out, uint64_
                        "copied %llu successors, more than the outdegree %llu",
                        (unsigned long long)(copied + run), (unsigned long long)d);
       }
-      memcpy(out + copied, list + p, run * sizeof *out);
+      if (run > 0) memcpy(out + copied, list + p, run * sizeof *out);
       copied += run;
     }
     free(owned);

@@ -332,7 +332,7 @@ static uint64_t gen_web_host(const gen_web *W, gen_web_scratch *s, uint64_t h, u
         slot->cap = (uint32_t)d;
       }
     }
-    memcpy(slot->list, s->cand, d * sizeof *s->cand);
+    if (d > 0) memcpy(slot->list, s->cand, d * sizeof *s->cand);
     slot->len = (uint32_t)d;
     if (I != NULL) {
       for (uint64_t k = 0; k < d; k++) {
