@@ -36,7 +36,7 @@ typedef struct {
 
 // Number of leaves below each task (one directory lookup per task and level).
 static void k2_omp_task_work(const k2_view *A, uint32_t lvl0, k2_omp_task *tasks, uint64_t ntasks) {
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) if (ntasks > 64)
   for (uint64_t k = 0; k < ntasks; k++) {
     uint64_t lo = tasks[k].node, hi = lo + 1;
     for (uint32_t lvl = lvl0; lvl < A->levels; lvl++) {
@@ -128,7 +128,8 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
   k2_omp_leaf_fn leaf = k2_omp_select(P);
   if (leaf == NULL) return K2_DECLINED;
 
-  int nthreads = omp_get_max_threads();
+  // small trees: one thread, no team (a parallel region costs more than the product)
+  int nthreads = A->n_leaves < 8192 ? 1 : omp_get_max_threads();
   k2_omp_task *tasks = NULL;
   uint64_t ntasks = 0;
   uint32_t task_level = 0;
@@ -156,7 +157,7 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
   chunk_start[nc] = ntasks;
 
   int err = 0;
-#pragma omp parallel
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
   {
     k2_omp_scratch sc;
     memset(&sc, 0, sizeof sc);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include <k2grb.h>
@@ -44,5 +45,11 @@ const char *k2_test_data_path(const char *relative);
 // cmocka group setup/teardown that initialise and finalise k2grb (and GraphBLAS).
 int k2_test_setup(void **state);
 int k2_test_teardown(void **state);
+
+// Run only the tests whose name matches $K2GRB_TEST_FILTER (cmocka wildcards); call first in main.
+static inline void k2_test_filter_from_env(void) {
+  const char *f = getenv("K2GRB_TEST_FILTER");
+  if (f != NULL) cmocka_set_test_filter(f);
+}
 
 #endif

@@ -402,6 +402,7 @@ static void test_memory_usage(void **state) {
 }
 
 int main(void) {
+  k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_figure1_signatures),
       cmocka_unit_test(test_figure1_queries),
