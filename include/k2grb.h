@@ -26,6 +26,7 @@
 #include "k2grb/matrix.h"
 #include "k2grb/engine.h"
 #include "k2grb/io.h"
+#include "k2grb/gen.h"
 #include "k2grb/ops.h"
 #include "k2grb/device.h"
 

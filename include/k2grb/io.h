@@ -37,6 +37,9 @@ typedef struct {
   bool transpose;          // swap rows and columns
   bool drop_self_loops;    // remove (i, i)
   bool remap_ids;          // edge lists: renumber the ids that occur densely (in order of size)
+  bool one_based;          // edge lists: ids start at 1 (a Matrix Market body without its header,
+                           // e.g. luxembourg_osm.edges); LightGraphs "n,m,d,graph" files are
+                           // always 1-based
 } K2_ReadOptions;
 
 void K2_ReadOptions_default(K2_ReadOptions *opt);
@@ -47,5 +50,13 @@ GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt)
 GrB_Info K2_Edges_readBVGraph(K2_Edges *E, const char *basename, const K2_ReadOptions *opt);
 // Read a graph file straight into a new K2_Matrix (any format, .k2 included).
 GrB_Info K2_Matrix_read(K2_Matrix *A, const char *path, const K2_ReadOptions *opt);
+
+// Writers. Matrix Market: "coordinate pattern general", 1-based, with the shape in the size line.
+// Edge list: "u v" lines, 0-based, after one '#' comment line giving the shape. A path ending in
+// ".gz" is written gzip-compressed. On error the partly written file is removed.
+GrB_Info K2_Matrix_writeMatrixMarket(K2_Matrix A, const char *path);
+GrB_Info K2_Matrix_writeEdgeList(K2_Matrix A, const char *path);
+GrB_Info K2_Edges_writeMatrixMarket(const K2_Edges *E, const char *path);
+GrB_Info K2_Edges_writeEdgeList(const K2_Edges *E, const char *path);
 
 #endif

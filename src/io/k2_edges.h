@@ -11,5 +11,7 @@ GrB_Info k2_edges_push(K2_Edges *E, uint32_t i, uint32_t j);
 GrB_Info k2_edges_reserve(K2_Edges *E, uint64_t n);
 // Apply symmetrize / transpose / drop_self_loops in place (after the shape is known).
 GrB_Info k2_edges_apply_options(K2_Edges *E, const K2_ReadOptions *opt);
+// Renumber the ids that occur to 0..k-1 (increasing order); the shape becomes k x k.
+GrB_Info k2_edges_remap(K2_Edges *E);
 
 #endif

@@ -1,0 +1,154 @@
+// k2_read.c: K2_Edges_read, the format choice and the common steps of every text reader.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Format detection (K2_FORMAT_AUTO), in order:
+//  1. a name ending in .k2                                  → the .k2 format (K2_Matrix_load);
+//  2. <path>.properties exists, or the name ends in .graph and <stem>.properties exists, or the
+//     name ends in .properties                              → BVGraph (METIS files also end in
+//     .graph: only the .properties file tells them apart);
+//  3. the (decompressed) input starts with %%MatrixMarket   → Matrix Market;
+//  4. by the name, without a trailing .gz: .mtx or .mm      → Matrix Market (which then refuses
+//     a missing banner); .graph or .metis                   → METIS; anything else → edge list.
+// gzip is recognised by its magic bytes, whatever the name.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "io/k2_edges.h"
+#include "io/k2_io.h"
+#include "util/k2_error.h"
+
+// Defined in k2_matrix_io.c (needs the tree): the pattern of a .k2 file as an edge list.
+GrB_Info k2_edges_read_k2(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
+
+static bool k2_has_suffix(const char *s, size_t n, const char *suffix) {
+  size_t k = strlen(suffix);
+  return n >= k && strncasecmp(s + n - k, suffix, k) == 0;
+}
+
+static bool k2_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static bool k2_starts_with_banner(const char *data, size_t n) {
+  return n >= 14 && strncasecmp(data, "%%MatrixMarket", 14) == 0;
+}
+
+// Run one text reader, then the options; E is written only on success.
+static GrB_Info k2_read_text(K2_Edges *E, k2_text *t, K2_FileFormat format,
+                             const K2_ReadOptions *opt) {
+  K2_Edges R;
+  memset(&R, 0, sizeof R);
+  GrB_Info info;
+  switch (format) {
+    case K2_FORMAT_MATRIX_MARKET: info = k2_read_matrix_market(&R, t); break;
+    case K2_FORMAT_METIS: info = k2_read_metis(&R, t); break;
+    case K2_FORMAT_EDGE_LIST:
+      info = k2_read_edge_list(&R, t, opt);
+      if (info == GrB_SUCCESS && opt->remap_ids) info = k2_edges_remap(&R);
+      break;
+    default: info = k2_error_set(GrB_INVALID_VALUE, "%s: not a text format (%d)", t->name, (int)format);
+  }
+  if (info == GrB_SUCCESS) info = k2_edges_apply_options(&R, opt);
+  if (info != GrB_SUCCESS) {
+    K2_Edges_free(&R);
+    return info;
+  }
+  *E = R;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt_in) {
+  if (E == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Edges_read: NULL argument");
+  K2_ReadOptions opt;
+  if (opt_in != NULL) opt = *opt_in;
+  else K2_ReadOptions_default(&opt);
+  if ((unsigned)opt.format > (unsigned)K2_FORMAT_K2) {
+    K2_FAIL(GrB_INVALID_VALUE, "%s: unknown format %d", path, (int)opt.format);
+  }
+  size_t n = strlen(path);
+  K2_FileFormat format = opt.format;
+
+  // BVGraph: find the basename and whether it is one
+  char *stem = malloc(n + sizeof ".properties");
+  if (stem == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", path);
+  memcpy(stem, path, n + 1);
+  if (k2_has_suffix(path, n, ".graph")) stem[n - 6] = '\0';
+  else if (k2_has_suffix(path, n, ".properties")) stem[n - 11] = '\0';
+  if (format == K2_FORMAT_AUTO) {
+    char *props = malloc(n + sizeof ".properties");
+    if (props == NULL) {
+      free(stem);
+      K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    if (k2_has_suffix(path, n, ".k2")) {
+      format = K2_FORMAT_K2;
+    } else if (k2_has_suffix(path, n, ".properties")) {
+      format = K2_FORMAT_BVGRAPH;
+    } else {
+      snprintf(props, n + sizeof ".properties", "%s.properties", path);
+      if (k2_exists(props)) {
+        format = K2_FORMAT_BVGRAPH;
+        memcpy(stem, path, n + 1);
+      } else if (k2_has_suffix(path, n, ".graph")) {
+        snprintf(props, n + sizeof ".properties", "%s.properties", stem);
+        if (k2_exists(props)) format = K2_FORMAT_BVGRAPH;
+      }
+    }
+    free(props);
+  }
+  if (format == K2_FORMAT_BVGRAPH) {
+    opt.format = K2_FORMAT_BVGRAPH;
+    GrB_Info info = K2_Edges_readBVGraph(E, stem, &opt);
+    free(stem);
+    return info;
+  }
+  free(stem);
+  if (format == K2_FORMAT_K2) return k2_edges_read_k2(E, path, &opt);
+
+  k2_text t;
+  GrB_Info info = k2_text_open_file(&t, path);
+  if (info != GrB_SUCCESS) return info;
+  if (format == K2_FORMAT_AUTO) {
+    const char *data;
+    size_t got;
+    info = k2_text_peek(&t, &data, &got);
+    if (info != GrB_SUCCESS) {
+      k2_text_close(&t);
+      return info;
+    }
+    size_t m = k2_has_suffix(path, n, ".gz") ? n - 3 : n;
+    if (k2_starts_with_banner(data, got) || k2_has_suffix(path, m, ".mtx") ||
+        k2_has_suffix(path, m, ".mm")) {
+      format = K2_FORMAT_MATRIX_MARKET;
+    } else if (k2_has_suffix(path, m, ".graph") || k2_has_suffix(path, m, ".metis")) {
+      format = K2_FORMAT_METIS;
+    } else {
+      format = K2_FORMAT_EDGE_LIST;
+    }
+  }
+  info = k2_read_text(E, &t, format, &opt);
+  k2_text_close(&t);
+  return info;
+}
+
+GrB_Info k2_io_read_buffer(K2_Edges *E, const void *data, size_t size, const char *name,
+                           const K2_ReadOptions *opt_in) {
+  if (E == NULL || (data == NULL && size > 0)) K2_FAIL(GrB_NULL_POINTER, "k2_io_read_buffer: NULL argument");
+  K2_ReadOptions opt;
+  if (opt_in != NULL) opt = *opt_in;
+  else K2_ReadOptions_default(&opt);
+  K2_FileFormat format = opt.format;
+  if (format == K2_FORMAT_AUTO) {
+    format = k2_starts_with_banner(data, size) ? K2_FORMAT_MATRIX_MARKET : K2_FORMAT_EDGE_LIST;
+  }
+  k2_text t;
+  GrB_Info info = k2_text_open_memory(&t, data, size, name != NULL ? name : "(memory)");
+  if (info != GrB_SUCCESS) return info;
+  info = k2_read_text(E, &t, format, &opt);
+  k2_text_close(&t);
+  return info;
+}
