@@ -140,7 +140,12 @@ static void test_real_graphs_through_tree(void **state) {
     free(J);
     K2_Edges_free(&E);
 
-    // tree -> Matrix Market -> tree (the size line keeps the shape)
+    // tree -> Matrix Market -> tree (the size line keeps the shape); the writers are the same
+    // code for every size, so the largest graphs skip this part to keep the test short
+    if (nvals > 300000) {
+      K2_Matrix_free(&A);
+      continue;
+    }
     char out[600];
     snprintf(out, sizeof out, "%s", io_tmp_path("tree.mtx"));
     K2_ASSERT_OK(K2_Matrix_writeMatrixMarket(A, out));
@@ -151,8 +156,8 @@ static void test_real_graphs_through_tree(void **state) {
     if (!equal) fail_msg("%s: Matrix Market round trip differs", files[k].path);
     K2_Matrix_free(&B);
 
-    // tree -> edge list -> edges: same set
-    snprintf(out, sizeof out, "%s", io_tmp_path("tree.el.gz"));
+    // tree -> edge list -> edges: same set (gzip for the small ones: deflate is slow)
+    snprintf(out, sizeof out, "%s", io_tmp_path(nvals < 100000 ? "tree.el.gz" : "tree.el"));
     K2_ASSERT_OK(K2_Matrix_writeEdgeList(A, out));
     K2_Edges R;
     K2_ASSERT_OK(K2_Edges_read(&R, out, NULL));
