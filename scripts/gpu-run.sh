@@ -5,7 +5,7 @@
 # Unpacks the Debian packages carried in .deps/ (no registry there), configures and builds
 # with CUDA for sm_90 (+ PTX), runs the GPU tests, then the same tests under compute-sanitizer
 # memcheck and racecheck, then the benchmark; logs and CSV go to $OUT.
-#   scripts/gpu-run.sh [test] [sanitize] [bench]   (default: all three)
+#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [bench]   (default: test sanitize bench)
 # Graph data: the files under .gpudata/ (copied from ../shared/data, carried with the run).
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
 set -u
@@ -37,7 +37,7 @@ cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DK2_USE_CUDA=ON -DK2_WERROR=ON 
   -DK2_DATA_DIR=$ROOT/.gpudata >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 log "build"
 TARGETS=$(cd tests/gpu && ls test_*.c | sed 's/\.c$//' | tr '\n' ' ')
-if [ -f bench/bench_gpu.cu ] && grep -q bench_gpu bench/CMakeLists.txt 2>/dev/null; then
+if grep -q bench_gpu bench/CMakeLists.txt 2>/dev/null; then
   TARGETS="$TARGETS bench_gpu"
 fi
 for t in $TARGETS; do
@@ -52,9 +52,11 @@ for step in $STEPS; do
       log "ctest -L gpu"
       ctest --test-dir $BUILD -L gpu --output-on-failure 2>&1 | tee "$OUT/ctest.log" | tail -40
       [ "${PIPESTATUS[0]}" = 0 ] || rc=1 ;;
-    sanitize)
+    sanitize|memcheck|racecheck)
+      tools="memcheck racecheck"
+      [ $step = sanitize ] || tools=$step
       for t in $(cd tests/gpu && ls test_*.c | sed 's/\.c$//'); do
-        for tool in memcheck racecheck; do
+        for tool in $tools; do
           log "compute-sanitizer --tool $tool $t"
           extra=""
           [ $tool = memcheck ] && extra="--leak-check full"

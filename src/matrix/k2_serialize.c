@@ -1,0 +1,534 @@
+// k2_serialize.c: the .k2 file format (docs/k2-format.md): serialize, deserialize, save, load.
+// SPDX-License-Identifier: Apache-2.0
+//
+// A .k2 image is a 320-byte header followed by six 64-byte aligned sections holding the tree
+// arrays exactly as they lie in memory (little-endian 64-bit words). Storing the derived arrays
+// (directory, top codes, frontier) too lets K2_Matrix_load use a mapped file in place: the
+// arrays of the loaded tree point into the mapping (tree.borrowed). Nothing is trusted before
+// it is checked: header checksum, sizes against each other and against the file length (with
+// overflow checks), every zero padding byte, section checksums (XXH3-64), then the structure
+// (k2_tree_check). Every byte of a valid image is thus covered by a check.
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "matrix/k2_matrix.h"
+#include "util/k2_error.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error ".k2 images are little-endian and mapped in place: k2grb needs a little-endian host"
+#endif
+
+// ---- layout (docs/k2-format.md) -------------------------------------------------------------
+
+#define K2F_MAGIC "K2GRB\0\r\n"
+#define K2F_VERSION UINT32_C(1)
+#define K2F_ENDIAN UINT32_C(0x01020304)
+#define K2F_ENDIAN_SWAPPED UINT32_C(0x04030201)
+#define K2F_HEADER_BYTES 320
+#define K2F_ALIGN 64
+#define K2F_NSECT 6
+#define K2F_FLAG_FRONTIER UINT32_C(1)
+
+// header field offsets
+enum {
+  OFF_MAGIC = 0, OFF_VERSION = 8, OFF_ENDIAN = 12, OFF_HEADER_BYTES = 16, OFF_FLAGS = 20,
+  OFF_FILE_BYTES = 24, OFF_NROWS = 32, OFF_NCOLS = 40, OFF_NVALS = 48, OFF_SIDE_LOG = 56,
+  OFF_LEVELS = 60, OFF_LEAF_LOG = 64, OFF_DIR_LOG = 68, OFF_TOP_LEVEL = 72,
+  OFF_TOP_MAX_LOG = 76, OFF_N_INTERNAL = 80, OFF_N_LEAVES = 88, OFF_DIR_LEN = 96,
+  OFF_TOP_COUNT = 104, OFF_WEIGHT = 112, OFF_NSECT = 120, OFF_RESERVED0 = 124,
+  OFF_TABLE = 128,        // K2F_NSECT entries of 24 bytes: offset, bytes, XXH3-64
+  OFF_RESERVED1 = 272,    // zeros up to the checksum
+  OFF_HEADER_SUM = 312,   // XXH3-64 of bytes 0 .. 311
+};
+#define K2F_ENTRY_BYTES 24
+
+enum { SEC_SIG, SEC_LEAVES, SEC_LEVEL_START, SEC_DIR, SEC_TOP, SEC_FRONTIER };
+static const char *const k2f_section_name[K2F_NSECT] = {
+    "sig", "leaves", "level_start", "dir", "top_codes", "frontier_codes"};
+
+typedef struct {
+  uint64_t offset, bytes, sum;
+} k2f_section;
+
+static uint64_t align_up(uint64_t x) { return (x + (K2F_ALIGN - 1)) & ~(uint64_t)(K2F_ALIGN - 1); }
+
+static uint32_t get32(const uint8_t *p, size_t off) {
+  uint32_t v;
+  memcpy(&v, p + off, 4);
+  return v;
+}
+static uint64_t get64(const uint8_t *p, size_t off) {
+  uint64_t v;
+  memcpy(&v, p + off, 8);
+  return v;
+}
+static void put32(uint8_t *p, size_t off, uint32_t v) { memcpy(p + off, &v, 4); }
+static void put64(uint8_t *p, size_t off, uint64_t v) { memcpy(p + off, &v, 8); }
+
+// ---- writing ---------------------------------------------------------------------------------
+
+// The arrays of a tree as sections, their sizes and (optionally) checksums, and the header.
+typedef struct {
+  const void *data[K2F_NSECT];
+  k2f_section sec[K2F_NSECT];
+  uint64_t file_bytes;
+  uint8_t header[K2F_HEADER_BYTES];
+} k2f_image;
+
+static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
+  const k2_tree *t = &A->tree;
+  // the format's flag, not the pointer: an empty tree caches an empty frontier (NULL)
+  const bool has_frontier = A->fmt.cache_frontier;
+  uint64_t frontier_count = 0;
+  if (has_frontier && t->n_internal > 0)
+    frontier_count = t->level_start[t->levels] - t->level_start[t->levels - 1];
+  // an in-memory tree is valid, so these products fit; the words counts come from the core
+  uint64_t bytes[K2F_NSECT] = {
+      k2_tree_sig_words(t) * 8, k2_tree_leaf_words(t) * 8, ((uint64_t)t->levels + 2) * 8,
+      t->dir_len * 8, t->top_count * 8, frontier_count * 8};
+  const void *data[K2F_NSECT] = {t->sig, t->leaves, t->level_start,
+                                 t->dir, t->top_codes, t->frontier_codes};
+  uint64_t pos = K2F_HEADER_BYTES;
+  for (int s = 0; s < K2F_NSECT; s++) {
+    im->data[s] = data[s];
+    im->sec[s].offset = align_up(pos);
+    im->sec[s].bytes = bytes[s];
+    if (bytes[s] > 0 && data[s] == NULL)
+      K2_MATRIX_FAIL(A, GrB_PANIC, "%s:%d: the tree has no %s array", __FILE__, __LINE__,
+                     k2f_section_name[s]);
+    im->sec[s].sum = sums ? XXH3_64bits(bytes[s] ? data[s] : "", (size_t)bytes[s]) : 0;
+    pos = im->sec[s].offset + bytes[s];
+  }
+  im->file_bytes = pos;
+
+  uint8_t *h = im->header;
+  memset(h, 0, K2F_HEADER_BYTES);
+  memcpy(h + OFF_MAGIC, K2F_MAGIC, 8);
+  put32(h, OFF_VERSION, K2F_VERSION);
+  put32(h, OFF_ENDIAN, K2F_ENDIAN);
+  put32(h, OFF_HEADER_BYTES, K2F_HEADER_BYTES);
+  put32(h, OFF_FLAGS, has_frontier ? K2F_FLAG_FRONTIER : 0);
+  put64(h, OFF_FILE_BYTES, im->file_bytes);
+  put64(h, OFF_NROWS, t->nrows);
+  put64(h, OFF_NCOLS, t->ncols);
+  put64(h, OFF_NVALS, t->nvals);
+  put32(h, OFF_SIDE_LOG, t->side_log);
+  put32(h, OFF_LEVELS, t->levels);
+  put32(h, OFF_LEAF_LOG, t->leaf_log);
+  put32(h, OFF_DIR_LOG, t->dir_log);
+  put32(h, OFF_TOP_LEVEL, t->top_level);
+  put32(h, OFF_TOP_MAX_LOG, A->fmt.top_max_log);
+  put64(h, OFF_N_INTERNAL, t->n_internal);
+  put64(h, OFF_N_LEAVES, t->n_leaves);
+  put64(h, OFF_DIR_LEN, t->dir_len);
+  put64(h, OFF_TOP_COUNT, t->top_count);
+  memcpy(h + OFF_WEIGHT, &A->weight, 8);
+  put32(h, OFF_NSECT, K2F_NSECT);
+  for (int s = 0; s < K2F_NSECT; s++) {
+    size_t e = OFF_TABLE + (size_t)s * K2F_ENTRY_BYTES;
+    put64(h, e, im->sec[s].offset);
+    put64(h, e + 8, im->sec[s].bytes);
+    put64(h, e + 16, im->sec[s].sum);
+  }
+  put64(h, OFF_HEADER_SUM, XXH3_64bits(h, OFF_HEADER_SUM));
+  return GrB_SUCCESS;
+}
+
+// Where the image goes: a memory buffer or a file descriptor.
+typedef struct {
+  uint8_t *buf;
+  int fd;
+  uint64_t pos;
+} k2f_sink;
+
+static bool sink_put(k2f_sink *k, const void *src, uint64_t n) {
+  if (k->buf != NULL) {
+    if (n) memcpy(k->buf + k->pos, src, (size_t)n);
+    k->pos += n;
+    return true;
+  }
+  const uint8_t *p = src;
+  while (n > 0) {
+    size_t chunk = n > (UINT64_C(1) << 30) ? (size_t)1 << 30 : (size_t)n;
+    ssize_t w = write(k->fd, p, chunk);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= (uint64_t)w;
+    k->pos += (uint64_t)w;
+  }
+  return true;
+}
+
+static bool image_write(const k2f_image *im, k2f_sink *k) {
+  static const uint8_t zeros[K2F_ALIGN];
+  if (!sink_put(k, im->header, K2F_HEADER_BYTES)) return false;
+  for (int s = 0; s < K2F_NSECT; s++) {
+    if (!sink_put(k, zeros, im->sec[s].offset - k->pos)) return false;
+    if (!sink_put(k, im->data[s], im->sec[s].bytes)) return false;
+  }
+  return true;
+}
+
+// ---- reading -----------------------------------------------------------------------------------
+
+// Validate an image and fill a tree. borrow: the arrays point into `base` (which must be
+// 8-byte aligned and outlive the tree); otherwise they are copied into fresh allocations.
+// `name` names the source in messages. On failure t is left empty (nothing allocated).
+static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uint8_t *base,
+                           uint64_t len, const char *name, bool borrow) {
+#define BAD(...) return k2_error_set(GrB_INVALID_OBJECT, "%s: " __VA_ARGS__)
+  memset(t, 0, sizeof *t);
+  if (len == 0) BAD("empty file, not a .k2 image", name);
+  if (len < 8 || memcmp(base, K2F_MAGIC, 8) != 0)
+    BAD("not a .k2 image (bad magic at offset 0)", name);
+  if (len < K2F_HEADER_BYTES)
+    BAD("truncated: %llu bytes, the header alone needs %d", name, (unsigned long long)len,
+        K2F_HEADER_BYTES);
+  const uint8_t *h = base;
+  uint32_t endian = get32(h, OFF_ENDIAN);
+  if (endian == K2F_ENDIAN_SWAPPED)
+    BAD("big-endian image (offset %d); only little-endian .k2 files are supported", name,
+        OFF_ENDIAN);
+  if (endian != K2F_ENDIAN) BAD("bad endianness marker 0x%08x at offset %d", name, endian, OFF_ENDIAN);
+  uint32_t version = get32(h, OFF_VERSION);
+  if (version != K2F_VERSION)
+    BAD("unsupported format version %u at offset %d (this library reads version %u)", name,
+        version, OFF_VERSION, K2F_VERSION);
+  if (get32(h, OFF_HEADER_BYTES) != K2F_HEADER_BYTES)
+    BAD("header size %u at offset %d, version 1 has %d", name, get32(h, OFF_HEADER_BYTES),
+        OFF_HEADER_BYTES, K2F_HEADER_BYTES);
+  if (XXH3_64bits(h, OFF_HEADER_SUM) != get64(h, OFF_HEADER_SUM))
+    BAD("header checksum mismatch (header bytes 0..%d)", name, OFF_HEADER_SUM - 1);
+
+  // the header is intact: from here on a mismatch means a buggy writer or a truncated file
+  uint64_t file_bytes = get64(h, OFF_FILE_BYTES);
+  if (file_bytes != len)
+    BAD("%s: the header says %llu bytes, the image has %llu", name,
+        len < file_bytes ? "truncated" : "trailing bytes", (unsigned long long)file_bytes,
+        (unsigned long long)len);
+  uint32_t flags = get32(h, OFF_FLAGS);
+  if (flags & ~K2F_FLAG_FRONTIER) BAD("unknown flags 0x%x at offset %d", name, flags, OFF_FLAGS);
+  if (get32(h, OFF_NSECT) != K2F_NSECT)
+    BAD("%u sections at offset %d, version 1 has %d", name, get32(h, OFF_NSECT), OFF_NSECT,
+        K2F_NSECT);
+  for (size_t o = OFF_RESERVED1; o < OFF_HEADER_SUM; o++) {
+    if (h[o] != 0) BAD("reserved header byte %zu is not zero", name, o);
+  }
+  if (get32(h, OFF_RESERVED0) != 0) BAD("reserved header field at offset %d is not zero", name, OFF_RESERVED0);
+
+  t->nrows = get64(h, OFF_NROWS);
+  t->ncols = get64(h, OFF_NCOLS);
+  t->nvals = get64(h, OFF_NVALS);
+  t->side_log = get32(h, OFF_SIDE_LOG);
+  t->levels = get32(h, OFF_LEVELS);
+  t->leaf_log = get32(h, OFF_LEAF_LOG);
+  t->dir_log = get32(h, OFF_DIR_LOG);
+  t->top_level = get32(h, OFF_TOP_LEVEL);
+  t->n_internal = get64(h, OFF_N_INTERNAL);
+  t->n_leaves = get64(h, OFF_N_LEAVES);
+  t->dir_len = get64(h, OFF_DIR_LEN);
+  t->top_count = get64(h, OFF_TOP_COUNT);
+  uint32_t top_max_log = get32(h, OFF_TOP_MAX_LOG);
+  memcpy(weight, h + OFF_WEIGHT, 8);
+
+  // scalar fields on their own (k2_tree_check repeats the tree ones on the final tree)
+  if (t->nrows > K2_INDEX_MAX || t->ncols > K2_INDEX_MAX)
+    BAD("shape %llu x %llu exceeds 2^32 (offset %d)", name, (unsigned long long)t->nrows,
+        (unsigned long long)t->ncols, OFF_NROWS);
+  if (t->leaf_log < 1 || t->leaf_log > 3)
+    BAD("leaf_log %u at offset %d is not 1, 2 or 3", name, t->leaf_log, OFF_LEAF_LOG);
+  if (t->side_log != k2_tree_side_log(t->nrows, t->ncols, t->leaf_log) ||
+      t->levels != t->side_log - t->leaf_log)
+    BAD("side_log %u / levels %u (offsets %d, %d) do not fit a %llu x %llu matrix with "
+        "leaf_log %u", name, t->side_log, t->levels, OFF_SIDE_LOG, OFF_LEVELS,
+        (unsigned long long)t->nrows, (unsigned long long)t->ncols, t->leaf_log);
+  // the ranges K2_Format accepts
+  if (t->dir_log < 4 || t->dir_log > 30)
+    BAD("dir_log %u at offset %d is not in 4..30", name, t->dir_log, OFF_DIR_LOG);
+  if (top_max_log > 30)
+    BAD("top_max_log %u at offset %d is above 30", name, top_max_log, OFF_TOP_MAX_LOG);
+  if (t->top_level > t->levels)
+    BAD("top level %u at offset %d is below the leaf level %u", name, t->top_level,
+        OFF_TOP_LEVEL, t->levels);
+  uint64_t cells;
+  if (!__builtin_mul_overflow(t->nrows, t->ncols, &cells) && t->nvals > cells)
+    BAD("nvals %llu at offset %d exceeds %llu x %llu", name, (unsigned long long)t->nvals,
+        OFF_NVALS, (unsigned long long)t->nrows, (unsigned long long)t->ncols);
+
+  // expected section sizes (the frontier's depends on level_start, checked once it is read)
+  const uint64_t leaf_bits = UINT64_C(1) << (2 * t->leaf_log);
+  uint64_t expect[K2F_NSECT], leaf_total_bits;
+  bool ovf = false;
+  ovf |= __builtin_mul_overflow((t->n_internal + 15) / 16, UINT64_C(8), &expect[SEC_SIG]);
+  ovf |= t->n_internal > UINT64_MAX - 15;
+  ovf |= __builtin_mul_overflow(t->n_leaves, leaf_bits, &leaf_total_bits);
+  ovf |= __builtin_mul_overflow(leaf_total_bits / 64 + (leaf_total_bits % 64 != 0), UINT64_C(8),
+                                &expect[SEC_LEAVES]);
+  expect[SEC_LEVEL_START] = ((uint64_t)t->levels + 2) * 8;
+  ovf |= __builtin_mul_overflow(t->dir_len, UINT64_C(8), &expect[SEC_DIR]);
+  ovf |= __builtin_mul_overflow(t->top_count, UINT64_C(8), &expect[SEC_TOP]);
+  if (ovf) BAD("node counts in the header overflow 64-bit sizes", name);
+
+  k2f_section sec[K2F_NSECT];
+  uint64_t pos = K2F_HEADER_BYTES;
+  for (int s = 0; s < K2F_NSECT; s++) {
+    size_t e = OFF_TABLE + (size_t)s * K2F_ENTRY_BYTES;
+    sec[s].offset = get64(h, e);
+    sec[s].bytes = get64(h, e + 8);
+    sec[s].sum = get64(h, e + 16);
+    const char *sn = k2f_section_name[s];
+    if (sec[s].offset != align_up(pos))
+      BAD("section %s starts at %llu (table entry at offset %zu), expected %llu", name, sn,
+          (unsigned long long)sec[s].offset, e, (unsigned long long)align_up(pos));
+    if (s == SEC_FRONTIER) {
+      if (!(flags & K2F_FLAG_FRONTIER) && sec[s].bytes != 0)
+        BAD("section %s has %llu bytes but the frontier flag is off", name, sn,
+            (unsigned long long)sec[s].bytes);
+      if (sec[s].bytes % 8 != 0)
+        BAD("section %s has %llu bytes, not a multiple of 8", name, sn,
+            (unsigned long long)sec[s].bytes);
+    } else if (sec[s].bytes != expect[s]) {
+      BAD("section %s has %llu bytes (table entry at offset %zu), the counts need %llu", name,
+          sn, (unsigned long long)sec[s].bytes, e, (unsigned long long)expect[s]);
+    }
+    if (sec[s].offset > len || sec[s].bytes > len - sec[s].offset)
+      BAD("section %s (offset %llu, %llu bytes) runs past the end of the %llu-byte image", name,
+          sn, (unsigned long long)sec[s].offset, (unsigned long long)sec[s].bytes,
+          (unsigned long long)len);
+    for (uint64_t o = pos; o < sec[s].offset; o++) {
+      if (base[o] != 0) BAD("padding byte at offset %llu (before section %s) is not zero", name,
+                            (unsigned long long)o, sn);
+    }
+    if (XXH3_64bits(base + sec[s].offset, (size_t)sec[s].bytes) != sec[s].sum)
+      BAD("section %s (offset %llu, %llu bytes): checksum mismatch", name, sn,
+          (unsigned long long)sec[s].offset, (unsigned long long)sec[s].bytes);
+    pos = sec[s].offset + sec[s].bytes;
+  }
+  if (pos != len) BAD("%llu bytes after the last section", name, (unsigned long long)(len - pos));
+
+  // the frontier holds one code per node of level levels-1
+  {
+    const uint8_t *lsb = base + sec[SEC_LEVEL_START].offset;
+    uint64_t a = get64(lsb, 8 * (size_t)(t->levels - 1)), b = get64(lsb, 8 * (size_t)t->levels);
+    uint64_t count = b >= a ? b - a : UINT64_MAX;
+    if ((flags & K2F_FLAG_FRONTIER) && sec[SEC_FRONTIER].bytes / 8 != count)
+      BAD("section frontier_codes has %llu codes, level %u has %llu nodes", name,
+          (unsigned long long)(sec[SEC_FRONTIER].bytes / 8), t->levels - 1,
+          (unsigned long long)count);
+  }
+
+  // the arrays: in place, or copies
+  uint64_t **dst[K2F_NSECT] = {&t->sig, &t->leaves, &t->level_start,
+                               &t->dir, &t->top_codes, &t->frontier_codes};
+  for (int s = 0; s < K2F_NSECT; s++) {
+    // empty arrays are NULL, as k2_tree_derive leaves them
+    if (sec[s].bytes == 0) continue;
+    if (borrow) {
+      *dst[s] = (uint64_t *)(uintptr_t)(base + sec[s].offset);
+      continue;
+    }
+    *dst[s] = malloc((size_t)sec[s].bytes);
+    if (*dst[s] == NULL) {
+      for (int r = 0; r < s; r++) {
+        free(*dst[r]);
+        *dst[r] = NULL;
+      }
+      return k2_error_set(GrB_OUT_OF_MEMORY, "%s: out of memory copying section %s (%llu bytes)",
+                          name, k2f_section_name[s], (unsigned long long)sec[s].bytes);
+    }
+    memcpy(*dst[s], base + sec[s].offset, (size_t)sec[s].bytes);
+  }
+  t->borrowed = borrow;
+
+  GrB_Info info = k2_tree_check(t);
+  if (info != GrB_SUCCESS) {
+    char why[400];
+    snprintf(why, sizeof why, "%s", k2_error_get());
+    if (!borrow) {
+      for (int s = 0; s < K2F_NSECT; s++) free(*dst[s]);
+    }
+    memset(t, 0, sizeof *t);
+    return k2_error_set(info, "%s: structurally invalid tree: %s", name, why);
+  }
+  // the top level is the one k2_tree_derive picks: the deepest internal level with at most
+  // 2^top_max_log nodes (level sizes never shrink downwards)
+  uint32_t top = 0;
+  for (uint32_t l = 0; t->n_internal > 0 && l < t->levels; l++) {
+    if (t->level_start[l + 1] - t->level_start[l] > (UINT64_C(1) << top_max_log)) break;
+    top = l;
+  }
+  if (t->top_level != top) {
+    if (!borrow) {
+      for (int s = 0; s < K2F_NSECT; s++) free(*dst[s]);
+    }
+    memset(t, 0, sizeof *t);
+    BAD("top level %u (offset %d), but with top_max_log %u it is level %u", name,
+        get32(h, OFF_TOP_LEVEL), OFF_TOP_LEVEL, top_max_log, top);
+  }
+  fmt->leaf_log = t->leaf_log;
+  fmt->directory_log = t->dir_log;
+  fmt->top_max_log = top_max_log;
+  fmt->cache_frontier = (flags & K2F_FLAG_FRONTIER) != 0;
+  return GrB_SUCCESS;
+#undef BAD
+}
+
+// A new matrix around a validated tree (which it adopts; on failure the tree is released).
+static GrB_Info matrix_adopt(K2_Matrix *A, k2_tree *t, const K2_Format *fmt, double weight) {
+  K2_Matrix M = NULL;
+  GrB_Info info = k2_matrix_alloc(&M, t->nrows, t->ncols, fmt);
+  if (info != GrB_SUCCESS) {
+    k2_tree_clear(t);
+    return info;
+  }
+  k2_tree_clear(&M->tree);
+  M->tree = *t;
+  M->weight = weight;
+  memset(t, 0, sizeof *t);
+  *A = M;
+  return GrB_SUCCESS;
+}
+
+// ---- public calls --------------------------------------------------------------------------
+
+GrB_Info K2_Matrix_serializeSize(GrB_Index *size, K2_Matrix A) {
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_serializeSize");
+  if (info != GrB_SUCCESS) return info;
+  if (size == NULL) K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_serializeSize: size is NULL");
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  k2f_image im;
+  if ((info = image_plan(&im, A, false)) != GrB_SUCCESS) return info;
+  *size = im.file_bytes;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_serialize(void *blob, GrB_Index *size, K2_Matrix A) {
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_serialize");
+  if (info != GrB_SUCCESS) return info;
+  if (blob == NULL || size == NULL)
+    K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_serialize: %s is NULL",
+                   blob == NULL ? "blob" : "size");
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  k2f_image im;
+  if ((info = image_plan(&im, A, true)) != GrB_SUCCESS) return info;
+  if (*size < im.file_bytes)
+    K2_MATRIX_FAIL(A, GrB_INSUFFICIENT_SPACE,
+                   "K2_Matrix_serialize: the image needs %llu bytes, the blob has %llu "
+                   "(see K2_Matrix_serializeSize)",
+                   (unsigned long long)im.file_bytes, (unsigned long long)*size);
+  k2f_sink k = {blob, -1, 0};
+  image_write(&im, &k);
+  *size = im.file_bytes;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_deserialize(K2_Matrix *A, const void *blob, GrB_Index size) {
+  if (A == NULL || blob == NULL)
+    K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_deserialize: %s is NULL", A == NULL ? "A" : "blob");
+  k2_tree t;
+  K2_Format fmt;
+  double weight;
+  GrB_Info info = image_read(&t, &fmt, &weight, blob, size, "K2_Matrix_deserialize: blob", false);
+  if (info != GrB_SUCCESS) return info;
+  return matrix_adopt(A, &t, &fmt, weight);
+}
+
+GrB_Info K2_Matrix_save(K2_Matrix A, const char *path) {
+  GrB_Info info = k2_matrix_check(A, "K2_Matrix_save");
+  if (info != GrB_SUCCESS) return info;
+  if (path == NULL) K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_save: path is NULL");
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  k2f_image im;
+  if ((info = image_plan(&im, A, true)) != GrB_SUCCESS) return info;
+
+  // write a temporary file next to the target and rename it: a failed save leaves an
+  // existing file intact and never a half-written one under the name
+  size_t plen = strlen(path);
+  char *tmp = malloc(plen + 16);
+  if (tmp == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_save: out of memory");
+  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(tmp);
+    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_save: cannot create a file next to %s: %s",
+                   path, strerror(e));
+  }
+  k2f_sink k = {NULL, fd, 0};
+  bool ok = image_write(&im, &k);
+  int e = errno;
+  ok = ok && fchmod(fd, 0644) == 0;
+  if (close(fd) != 0 && ok) {
+    ok = false;
+    e = errno;
+  }
+  if (ok && rename(tmp, path) != 0) {
+    ok = false;
+    e = errno;
+  }
+  if (!ok) {
+    unlink(tmp);
+    free(tmp);
+    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_save: cannot write %s: %s", path,
+                   strerror(e));
+  }
+  free(tmp);
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path) {
+  if (A == NULL || path == NULL)
+    K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_load: %s is NULL", A == NULL ? "A" : "path");
+  char name[300];
+  snprintf(name, sizeof name, "K2_Matrix_load: %s", path);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot open: %s", name, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    K2_FAIL(GrB_INVALID_VALUE, "%s: cannot stat: %s", name, strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    K2_FAIL(GrB_INVALID_OBJECT, "%s: not a regular file (a .k2 file is mapped in place)", name);
+  }
+  uint64_t len = (uint64_t)st.st_size;
+  if (len < K2F_HEADER_BYTES || len > SIZE_MAX) {
+    // too short to map usefully: read what there is for a precise message
+    uint8_t small[K2F_HEADER_BYTES];
+    ssize_t n = len < K2F_HEADER_BYTES ? read(fd, small, (size_t)len) : -1;
+    close(fd);
+    if (len > SIZE_MAX) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: too large to map", name);
+    if (n != (ssize_t)len) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot read", name);
+    k2_tree t;
+    K2_Format fmt;
+    double w;
+    return image_read(&t, &fmt, &w, small, len, name, false);  // always fails
+  }
+  void *map = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+  int e = errno;
+  close(fd);  // the mapping keeps the file
+  if (map == MAP_FAILED) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot map: %s", name, strerror(e));
+  k2_tree t;
+  K2_Format fmt;
+  double weight;
+  GrB_Info info = image_read(&t, &fmt, &weight, map, len, name, true);
+  if (info != GrB_SUCCESS) {
+    munmap(map, (size_t)len);
+    return info;
+  }
+  t.map = map;
+  t.map_len = (size_t)len;
+  return matrix_adopt(A, &t, &fmt, weight);
+}
