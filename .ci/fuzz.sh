@@ -42,11 +42,8 @@ if [ -d "$data" ]; then
   (zcat "$data"/snap-as-caida/*.jlg.gz 2>/dev/null || true) | head -c 4096 | seed fuzz_edge_list caida -
   for f in "$data"/networkit-misc/power.graph; do seed fuzz_metis "$(basename "$f")" "$f"; done
 fi
-# .k2 seeds: any small .k2 files lying in the build trees of this checkout
-find "$root" -name '*.k2' -size -64k 2>/dev/null | head -5 | while read -r f; do
-  cp "$f" "$seeds/fuzz_k2/$(basename "$f")"
-done
-[ -n "$(ls "$seeds/fuzz_k2")" ] || printf 'K2GRB' >"$seeds/fuzz_k2/empty"
+# .k2 seeds: small valid images written by the fuzz target itself
+K2_FUZZ_WRITE_SEEDS=$seeds/fuzz_k2 "$build/tests/fuzz/fuzz_k2"
 
 status=0
 for t in "${targets[@]}"; do

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Usage: bench_io [-r repeats] [file ...]   (default: the largest text graphs of the data folder)
+//        bench_io -t [file ...]             (default: every text graph of the data folder)
+// -t prints, per graph, nodes, edges (distinct, as built), tree bytes and bits per edge instead.
+// A name ending in .edges is read as a 1-based edge list (luxembourg_osm.edges).
 // For each file it prints the uncompressed size and rates in MB of uncompressed input per second
 // of CPU time (one core: the readers are sequential), best of the repeats:
 //   parse   k2_io_read_buffer on the bytes already in memory (the parser alone)
@@ -75,9 +78,68 @@ static double time_read(const char *path, const K2_ReadOptions *opt, int repeats
   return best;
 }
 
+static const char *all_text[] = {
+    "snap-wiki-Vote/wiki-Vote.txt", "snap-p2p-Gnutella/p2p-Gnutella05.txt",
+    "snap-p2p-Gnutella/p2p-Gnutella06.txt", "snap-ca-CondMat/CA-CondMat.txt",
+    "snap-email-Enron/email-Enron.txt.gz", "snap-email-Eu-core/email-Eu-core.txt",
+    "snap-ca-GrQc-lcc/ca-GrQc-lcc.txt", "snap-ca-HepTh-lcc/ca-HepTh-lcc.txt",
+    "snap-ca-HepPh-lcc/ca-HepPh-lcc.txt", "snap-cit-HepPh/cit-HepPh.jlg.gz",
+    "snap-cit-HepTh/cit-HepTh.jlg.gz", "snap-soc-Slashdot0902/soc-Slashdot0902-directed.jlg.gz",
+    "snap-ego-Twitter/ego-twitter-undirected.jlg.gz", "snap-ego-Facebook/facebook-combined.jlg.gz",
+    "snap-as-caida/as-caida20071105.jlg.gz", "snap-ca-AstroPh-cc1/ca-AstroPh-cc1.jlg.gz",
+    "networkit-misc/MIT8.edgelist", "networkit-misc/power.graph",
+    "networkit-misc/PGPgiantcompo.graph", "networkit-misc/polblogs.graph",
+    "networkit-misc/astro-ph.graph", "luxembourg_osm/luxembourg_osm.edges",
+    "lagraph/karate.mtx", "lagraph/west0067.mtx", "lagraph/bcsstk13.mtx", "lagraph/pushpull.mtx"};
+
+// nodes, edges, tree bytes and bits per edge of each graph, as built by K2_Matrix_read
+static int tree_table(int nfiles, char **files) {
+  printf("| graph | nodes | edges (file) | edges (tree) | tree bytes | bits/edge |\n|---|---|---|---|---|---|\n");
+  for (int k = 0; k < nfiles; k++) {
+    K2_ReadOptions opt;
+    K2_ReadOptions_default(&opt);
+    if (ends_with(files[k], ".edges")) opt.format = K2_FORMAT_EDGE_LIST, opt.one_based = true;
+    K2_Edges E;
+    K2_Matrix A = NULL;
+    if (K2_Edges_read(&E, files[k], &opt) != GrB_SUCCESS || K2_Matrix_read(&A, files[k], &opt) != GrB_SUCCESS) {
+      fprintf(stderr, "%s: %s\n", files[k], K2_error_string());
+      return 1;
+    }
+    GrB_Index nvals;
+    K2_MemoryUsage u;
+    K2_Matrix_nvals(&nvals, A);
+    K2_Matrix_memoryUsage(&u, A);
+    const char *name = strrchr(files[k], '/') ? strrchr(files[k], '/') + 1 : files[k];
+    printf("| %s | %llu | %llu | %llu | %llu | %.2f |\n", name, (unsigned long long)E.nrows,
+           (unsigned long long)E.nvals, (unsigned long long)nvals, (unsigned long long)u.tree,
+           nvals ? 8.0 * (double)u.tree / (double)nvals : 0.0);
+    K2_Edges_free(&E);
+    K2_Matrix_free(&A);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int repeats = 5, first = 1;
+  bool table = false;
+  if (argc > 1 && strcmp(argv[1], "-t") == 0) table = true, first = 2;
   if (argc > 2 && strcmp(argv[1], "-r") == 0) repeats = atoi(argv[2]), first = 3;
+  if (table) {
+    if (K2_init() != GrB_SUCCESS) return 1;
+    if (argc > first) return tree_table(argc - first, argv + first);
+    const char *root = getenv("K2GRB_DATA_DIR") ? getenv("K2GRB_DATA_DIR") : K2_DATA_DIR;
+    int n = (int)(sizeof all_text / sizeof all_text[0]);
+    char **paths = malloc((size_t)n * sizeof(char *));
+    for (int k = 0; k < n; k++) {
+      paths[k] = malloc(strlen(root) + strlen(all_text[k]) + 2);
+      sprintf(paths[k], "%s/%s", root, all_text[k]);
+    }
+    int rc = tree_table(n, paths);
+    for (int k = 0; k < n; k++) free(paths[k]);
+    free(paths);
+    K2_finalize();
+    return rc;
+  }
   const char *defaults[] = {"snap-ego-Twitter/ego-twitter-undirected.jlg.gz",
                             "snap-soc-Slashdot0902/soc-Slashdot0902-directed.jlg.gz",
                             "networkit-misc/MIT8.edgelist", "snap-ca-CondMat/CA-CondMat.txt",

@@ -44,7 +44,15 @@ typedef struct {
 
 void K2_ReadOptions_default(K2_ReadOptions *opt);
 
-// Read a graph file into an edge list (opt may be NULL: defaults).
+// Read a graph file into an edge list (opt may be NULL: defaults). gzip input (any text format)
+// is recognised by its magic bytes. The format (AUTO): .k2 → K2; a .properties file beside →
+// BVGRAPH; a %%MatrixMarket first line or .mtx/.mm → MATRIX_MARKET; .graph/.metis → METIS;
+// otherwise EDGE_LIST (docs/io.md). *E is overwritten on success only (its old arrays are not
+// freed) and left untouched on error. Codes: GrB_NULL_POINTER (E or path NULL),
+// GrB_INVALID_VALUE (cannot open or read, corrupt or truncated gzip, empty file, malformed
+// line, counts contradicting the header, an unsupported or broken header), GrB_INVALID_INDEX (an
+// index out of range, below the base, or over 32 bits), GrB_OUT_OF_MEMORY. The message
+// (K2_error_string) reads "path:line: what".
 GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
 // The LAW BVGraph reader (basename without .graph/.properties).
 GrB_Info K2_Edges_readBVGraph(K2_Edges *E, const char *basename, const K2_ReadOptions *opt);

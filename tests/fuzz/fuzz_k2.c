@@ -1,8 +1,38 @@
 // fuzz_k2.c: libFuzzer target for the .k2 loader (K2_Matrix_deserialize validates everything).
 // SPDX-License-Identifier: Apache-2.0
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <k2grb.h>
+
+// With K2_FUZZ_WRITE_SEEDS=<dir>, write a few small valid .k2 images there and exit: the seed
+// corpus (.ci/fuzz.sh), made by the library under test so it follows the format as it is.
+static void write_seeds(const char *dir) {
+  const GrB_Index shapes[4][3] = {{0, 0, 0}, {5, 5, 5}, {100, 100, 300}, {3, 70000, 50}};
+  uint64_t s = 12345;
+  for (int k = 0; k < 4; k++) {
+    K2_Matrix A = NULL;
+    if (K2_Matrix_new(&A, shapes[k][0], shapes[k][1]) != GrB_SUCCESS) exit(1);
+    GrB_Index n = shapes[k][2];
+    uint32_t I[300], J[300];
+    for (GrB_Index e = 0; e < n; e++) {
+      s = s * 6364136223846793005u + 1442695040888963407u;
+      I[e] = k == 1 ? (uint32_t)e : (uint32_t)((s >> 33) % shapes[k][0]);
+      J[e] = k == 1 ? (uint32_t)e : (uint32_t)((s >> 13) % shapes[k][1]);
+    }
+    GrB_Index size = 0;
+    if (K2_Matrix_build_32(A, I, J, n) != GrB_SUCCESS || K2_Matrix_serializeSize(&size, A) != GrB_SUCCESS) exit(1);
+    void *blob = malloc(size);
+    if (blob == NULL || K2_Matrix_serialize(blob, &size, A) != GrB_SUCCESS) exit(1);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/seed%d.k2", dir, k);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(blob, 1, size, f) != size || fclose(f) != 0) exit(1);
+    free(blob);
+    K2_Matrix_free(&A);
+  }
+  exit(0);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -10,7 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
-  return K2_init() == GrB_SUCCESS ? 0 : 1;
+  if (K2_init() != GrB_SUCCESS) return 1;
+  if (getenv("K2_FUZZ_WRITE_SEEDS") != NULL) write_seeds(getenv("K2_FUZZ_WRITE_SEEDS"));
+  return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

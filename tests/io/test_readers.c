@@ -97,7 +97,10 @@ static void test_real_counts(void **state) {
 static void test_no_remap_uses_max_id(void **state) {
   (void)state;
   const char *p1 = k2_test_data_path("snap-wiki-Vote/wiki-Vote.txt");
-  if (p1 == NULL) skip();
+  if (p1 == NULL) {
+    skip();
+    return;
+  }
   K2_Edges E;
   K2_ASSERT_OK(K2_Edges_read(&E, p1, NULL));
   assert_int_equal(E.nrows, 8298);
@@ -113,7 +116,10 @@ static void test_no_remap_uses_max_id(void **state) {
 static void test_luxembourg_lower_and_symmetrize(void **state) {
   (void)state;
   const char *path = k2_test_data_path("luxembourg_osm/luxembourg_osm.edges");
-  if (path == NULL) skip();
+  if (path == NULL) {
+    skip();
+    return;
+  }
   K2_ReadOptions opt;
   K2_ReadOptions_default(&opt);
   opt.format = K2_FORMAT_EDGE_LIST;
@@ -133,7 +139,10 @@ static void test_luxembourg_lower_and_symmetrize(void **state) {
 static void test_options(void **state) {
   (void)state;
   const char *path = k2_test_data_path("snap-ca-GrQc-lcc/ca-GrQc-lcc.txt");
-  if (path == NULL) skip();
+  if (path == NULL) {
+    skip();
+    return;
+  }
   K2_Edges plain, E;
   K2_ASSERT_OK(K2_Edges_read(&plain, path, NULL));
   K2_ReadOptions opt;
@@ -179,7 +188,10 @@ static void test_options(void **state) {
 static void test_bvgraph_dispatch(void **state) {
   (void)state;
   const char *probe = k2_test_data_path("harvard500/harvard500.graph");
-  if (probe == NULL) skip();
+  if (probe == NULL) {
+    skip();
+    return;
+  }
   char names[2][4096];
   snprintf(names[0], sizeof names[0], "%s", probe);                   // .graph, .properties beside
   snprintf(names[1], sizeof names[1], "%.*s", (int)(strlen(probe) - 6), probe);  // the basename
