@@ -1,0 +1,173 @@
+// k2grb_demo.c: `k2grb demo`, the main job: generate a Graph500 R-MAT graph, build its
+// k²-tree, compare its size with a CSR, run right and left products on the best engine present
+// and check them against SuiteSparse:GraphBLAS on a CSR.
+// SPDX-License-Identifier: Apache-2.0
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <k2grb.h>
+
+#include "k2grb_cli.h"
+
+static double demo_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#define DEMO_TRY(call)                                                              \
+  do {                                                                              \
+    GrB_Info info_ = (call);                                                        \
+    if (info_ != GrB_SUCCESS) {                                                     \
+      fprintf(stderr, "k2grb demo: %s failed (%d): %s\n", #call, (int)info_,        \
+              K2_error_string());                                                   \
+      return 1;                                                                     \
+    }                                                                               \
+  } while (0)
+
+static void demo_usage(FILE *f) {
+  fprintf(f, "usage: k2grb demo [--scale S] [--edge-factor E] [--seed N]\n"
+             "Generates a Graph500 R-MAT graph (scale 20, edge factor 16 unless told), builds its\n"
+             "k2-tree, and checks right and left products against SuiteSparse:GraphBLAS.\n");
+}
+
+// Largest relative difference between y and the GrB_Vector w (absent entries are 0).
+static double demo_diff(const float *y, GrB_Vector w, GrB_Index n) {
+  float *v = calloc(n + 1, sizeof(float));
+  GrB_Index *I = malloc((n + 1) * sizeof(GrB_Index)), nv = n;
+  float *X = malloc((n + 1) * sizeof(float));
+  double worst = INFINITY;
+  if (v && I && X && GrB_Vector_extractTuples_FP32(I, X, &nv, w) == GrB_SUCCESS) {
+    for (GrB_Index k = 0; k < nv; k++) v[I[k]] = X[k];
+    worst = 0;
+    for (GrB_Index i = 0; i < n; i++) {
+      double d = fabs((double)y[i] - (double)v[i]) / fmax(1.0, fabs((double)v[i]));
+      if (d > worst) worst = d;
+    }
+  }
+  free(v);
+  free(I);
+  free(X);
+  return worst;
+}
+
+int k2grb_demo(int argc, char **argv) {
+  unsigned scale = 20;
+  double ef = 16;
+  unsigned long long seed = 1;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      demo_usage(stdout);
+      return 0;
+    } else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%u", &scale) == 1 &&
+               scale <= 30) {
+      i++;
+    } else if (strcmp(argv[i], "--edge-factor") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%lf", &ef) == 1 &&
+               ef > 0 && ef <= 1024) {
+      i++;
+    } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%llu", &seed) == 1) {
+      i++;
+    } else {
+      fprintf(stderr, "k2grb demo: bad argument '%s'\n", argv[i]);
+      demo_usage(stderr);
+      return 2;
+    }
+  }
+  DEMO_TRY(K2_init());
+  K2_RmatParams p;
+  K2_RmatParams_default(&p, scale);
+  p.edge_factor = ef;
+  p.seed = seed;
+  K2_Edges E;
+  double t0 = demo_now();
+  DEMO_TRY(K2_Gen_rmat(&E, &p));
+  double tgen = demo_now() - t0;
+  K2_Matrix A = NULL;
+  DEMO_TRY(K2_Matrix_new(&A, E.nrows, E.ncols));
+  t0 = demo_now();
+  DEMO_TRY(K2_Matrix_build_32(A, E.I, E.J, E.nvals));
+  double tbuild = demo_now() - t0;
+  GrB_Index n = E.nrows, nv;
+  DEMO_TRY(K2_Matrix_nvals(&nv, A));
+  K2_MemoryUsage u;
+  DEMO_TRY(K2_Matrix_memoryUsage(&u, A));
+  uint64_t tree = u.tree + u.directory + u.top;
+
+  // the same graph as a SuiteSparse CSR (iso Boolean, by row)
+  GrB_Matrix G = NULL;
+  DEMO_TRY(GrB_Matrix_new(&G, GrB_BOOL, n, n));
+  GrB_Index m = E.nvals;
+  GrB_Index *I = malloc((m + 1) * sizeof(GrB_Index)), *J = malloc((m + 1) * sizeof(GrB_Index));
+  if (I == NULL || J == NULL) return 1;
+  for (GrB_Index k = 0; k < E.nvals; k++) {
+    I[k] = E.I[k];
+    J[k] = E.J[k];
+  }
+  K2_Edges_free(&E);
+  GrB_Scalar one = NULL;
+  DEMO_TRY(GrB_Scalar_new(&one, GrB_BOOL));
+  DEMO_TRY(GrB_Scalar_setElement_BOOL(one, true));
+  DEMO_TRY(GxB_Matrix_build_Scalar(G, I, J, one, m));
+  free(I);
+  free(J);
+  GrB_Scalar_free(&one);
+  DEMO_TRY(GrB_wait(G, GrB_MATERIALIZE));
+
+  float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
+  GrB_Vector xv = NULL, w = NULL;
+  DEMO_TRY(GrB_Vector_new(&xv, GrB_FP32, n));
+  for (GrB_Index i = 0; i < n; i++) {
+    x[i] = (float)((i * 2654435761u) % 1024) / 1024.0f;
+    DEMO_TRY(GrB_Vector_setElement_FP32(xv, x[i], i));
+  }
+  DEMO_TRY(GrB_Vector_new(&w, GrB_FP32, n));
+  t0 = demo_now();
+  DEMO_TRY(K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP32));
+  double tk2r = demo_now() - t0;
+  K2_Engine eng = K2_last_engine();
+  t0 = demo_now();
+  DEMO_TRY(GrB_mxv(w, NULL, NULL, GxB_PLUS_SECOND_FP32, G, xv, NULL));
+  DEMO_TRY(GrB_wait(w, GrB_MATERIALIZE));
+  double tgrbr = demo_now() - t0;
+  double dr = demo_diff(y, w, n);
+  t0 = demo_now();
+  DEMO_TRY(K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP32));
+  double tk2l = demo_now() - t0;
+  GrB_Vector_free(&w);
+  DEMO_TRY(GrB_Vector_new(&w, GrB_FP32, n));
+  t0 = demo_now();
+  DEMO_TRY(GrB_vxm(w, NULL, NULL, GxB_PLUS_FIRST_FP32, xv, G, NULL));
+  DEMO_TRY(GrB_wait(w, GrB_MATERIALIZE));
+  double tgrbl = demo_now() - t0;
+  double dl = demo_diff(y, w, n);
+  bool ok = dr <= 1e-5 && dl <= 1e-5;
+
+  uint64_t csr = K2_csr_bytes(n, nv, true), bcsr = K2_csr_bytes(n, nv, false);
+  printf("k2grb demo: R-MAT scale %u, edge factor %g, seed %llu (generated in %.2f s)\n", scale, ef, seed, tgen);
+  printf("  %-28s %14llu\n", "nodes", (unsigned long long)n);
+  printf("  %-28s %14llu\n", "edges (distinct)", (unsigned long long)nv);
+  printf("  %-28s %14.2f s  (%.1f M edges/s)\n", "tree build", tbuild, (double)nv / tbuild / 1e6);
+  printf("  %-28s %14llu B  (%.2f bits/edge)\n", "k2-tree (tree+dir+top)", (unsigned long long)tree,
+         8.0 * (double)tree / (double)(nv ? nv : 1));
+  printf("  %-28s %14llu B  (tree is %.2fx smaller)\n", "CSR with FP32 values", (unsigned long long)csr,
+         (double)csr / (double)(tree ? tree : 1));
+  printf("  %-28s %14llu B  (tree is %.2fx smaller)\n", "Boolean CSR", (unsigned long long)bcsr,
+         (double)bcsr / (double)(tree ? tree : 1));
+  printf("  %-28s %11.2f ms  SuiteSparse %8.2f ms  max rel diff %.1e\n", "y = A x (plus-times FP32)",
+         1e3 * tk2r, 1e3 * tgrbr, dr);
+  printf("  %-28s %11.2f ms  SuiteSparse %8.2f ms  max rel diff %.1e\n", "y' = x' A", 1e3 * tk2l,
+         1e3 * tgrbl, dl);
+  printf("  %-28s %14s\n", "engine", K2_engine_name(eng));
+  printf("  %-28s %14s\n", "agreement with SuiteSparse", ok ? "yes" : "NO");
+  free(x);
+  free(y);
+  GrB_Vector_free(&xv);
+  GrB_Vector_free(&w);
+  GrB_Matrix_free(&G);
+  K2_Matrix_free(&A);
+  K2_finalize();
+  return ok ? 0 : 1;
+}
