@@ -125,7 +125,7 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
   k2_omp_fill_identity(P, ny);
   if (A->n_internal == 0) return 0;
-  k2_omp_leaf_fn leaf = k2_omp_select(P);
+  k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
 
   // small trees: one thread, no team (a parallel region costs more than the product)
