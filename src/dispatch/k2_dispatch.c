@@ -6,9 +6,11 @@
 // can prove which engine ran.
 #include "dispatch/k2_dispatch.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/k2_cuda_gateway.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 
@@ -87,10 +89,30 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P) {
     k2_engine_last = K2_ENGINE_REFERENCE;
     return k2_engine_result(rc, "reference");
   }
-  if (choice == K2_ENGINE_CUDA) {
-    // The CUDA engine is wired in by src/cuda's gateway when built with CUDA.
+  // The GPU: when asked for, or AUTO with a device present. The tree is uploaded once, under the
+  // matrix lock, and stays resident until the matrix changes or is freed.
+  if (choice == K2_ENGINE_CUDA || (choice == K2_ENGINE_AUTO && k2_cuda_available())) {
     rc = K2_DECLINED;
-    if (k2_strict) return k2_engine_result(rc, "cuda");
+    if (k2_cuda_available()) {
+      pthread_mutex_lock(&A->lock);
+      rc = 0;
+      if (A->device == NULL) rc = k2_cuda_upload(&v, K2_CUDA_CONFIG_AUTO, &A->device);
+      v.device = A->device;
+      pthread_mutex_unlock(&A->lock);
+      if (rc == 0) rc = k2_cuda_product(&v, P);
+    } else {
+      k2_error_set(GrB_NOT_IMPLEMENTED, "no CUDA device (or built without CUDA)");
+    }
+    if (rc == 0) {
+      k2_engine_last = K2_ENGINE_CUDA;
+      return GrB_SUCCESS;
+    }
+    if (rc != K2_DECLINED) return (GrB_Info)rc;
+    if (k2_strict) {
+      char why[256];
+      snprintf(why, sizeof why, "%s", k2_error_get());
+      K2_FAIL(GrB_NOT_IMPLEMENTED, "the CUDA engine declined the product (strict mode): %s", why);
+    }
   }
   rc = k2_omp_product(&v, P);
   k2_engine_last = K2_ENGINE_OPENMP;
