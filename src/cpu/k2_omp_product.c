@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch/k2_kernels.h"
+#include "engine/k2_kernels.h"
 #include "util/k2_error.h"
 
 #define K2_OMP_TILE 2048  // block origins per level buffer (fits L1/L2)

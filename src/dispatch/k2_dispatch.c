@@ -57,15 +57,6 @@ void k2_dispatch_engine_from_env(void) {
   else k2_engine_choice = K2_ENGINE_AUTO;
 }
 
-bool k2_product_supported(const k2_product *P) {
-  if ((unsigned)P->type >= K2_T_COUNT || (unsigned)P->monoid >= K2_MON_COUNT ||
-      (unsigned)P->mult >= K2_MUL_COUNT || P->batch == 0)
-    return false;
-  if (P->monoid == K2_MON_LOR && P->type != K2_T_BOOL) return false;
-  if (P->mult == K2_MUL_INDEX && P->type == K2_T_BOOL) return false;
-  return true;
-}
-
 static GrB_Info k2_engine_result(int rc, const char *engine) {
   if (rc == 0) return GrB_SUCCESS;
   if (rc == K2_DECLINED)
