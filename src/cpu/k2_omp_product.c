@@ -10,6 +10,7 @@
 // The leaf update is specialized per (type, monoid, multiply) by k2_omp_leaf.inc.
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,8 @@ static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
 }
 
 int k2_omp_product(const k2_view *A, const k2_product *P) {
+  static pthread_once_t tables = PTHREAD_ONCE_INIT;
+  pthread_once(&tables, k2_leaf_spread_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
   k2_omp_fill_identity(P, ny);
