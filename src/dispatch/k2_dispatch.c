@@ -49,6 +49,8 @@ const char *K2_engine_name(K2_Engine engine) {
 }
 
 void k2_dispatch_engine_from_env(void) {
+  const char *strict = getenv("K2GRB_STRICT");
+  if (strict != NULL && strcmp(strict, "1") == 0) k2_strict = true;
   const char *e = getenv("K2GRB_ENGINE");
   if (e == NULL) return;
   if (strcmp(e, "reference") == 0) k2_engine_choice = K2_ENGINE_REFERENCE;
