@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/k2_omp_plan.h"
 #include "cuda/k2_cuda_gateway.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
@@ -107,6 +108,22 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P) {
       K2_FAIL(GrB_NOT_IMPLEMENTED, "the CUDA engine declined the product (strict mode): %s", why);
     }
   }
+  // the OpenMP engine's task plan for this direction, built once per matrix
+  k2_engine_cache *pc = &A->cpu_plan[P->left ? 1 : 0];
+  if (__atomic_load_n(&pc->data, __ATOMIC_ACQUIRE) == NULL) {
+    pthread_mutex_lock(&A->lock);
+    if (pc->data == NULL) {
+      k2_omp_plan *plan = NULL;
+      if (k2_omp_plan_new(&v, P->left, &plan) == 0) {
+        pc->free = k2_omp_plan_free;
+        pc->bytes = k2_omp_plan_bytes(plan);
+        __atomic_store_n(&pc->data, plan, __ATOMIC_RELEASE);
+      }
+    }
+    pthread_mutex_unlock(&A->lock);
+  }
+  v.cpu_plan[0] = __atomic_load_n(&A->cpu_plan[0].data, __ATOMIC_ACQUIRE);
+  v.cpu_plan[1] = __atomic_load_n(&A->cpu_plan[1].data, __ATOMIC_ACQUIRE);
   rc = k2_omp_product(&v, P);
   k2_engine_last = K2_ENGINE_OPENMP;
   if (rc == K2_DECLINED && !k2_strict) {
