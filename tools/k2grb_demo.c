@@ -74,8 +74,7 @@ int k2grb_demo(int argc, char **argv) {
     } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%llu", &seed) == 1) {
       i++;
     } else {
-      fprintf(stderr, "k2grb demo: bad argument '%s'\n", argv[i]);
-      demo_usage(stderr);
+      fprintf(stderr, "k2grb demo: bad argument '%s' (see --help)\n", argv[i]);
       return 2;
     }
   }
