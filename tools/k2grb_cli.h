@@ -1,7 +1,14 @@
-// k2grb_cli.h: the subcommands of the k2grb tool.
+// k2grb_cli.h: the subcommands of the k2grb tool and what they share (options, loading with
+// a progress indicator, result files, JSON, messages).
 // SPDX-License-Identifier: Apache-2.0
 #ifndef K2GRB_CLI_H
 #define K2GRB_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <k2grb.h>
 
 typedef struct {
   const char *name;
@@ -9,6 +16,88 @@ typedef struct {
   const char *summary;
 } k2_cli_command;
 
+int k2grb_convert(int argc, char **argv);
+int k2grb_info(int argc, char **argv);
+int k2grb_bfs(int argc, char **argv);
+int k2grb_msbfs(int argc, char **argv);
+int k2grb_pagerank(int argc, char **argv);
+int k2grb_sssp(int argc, char **argv);
+int k2grb_cc(int argc, char **argv);
+int k2grb_bench(int argc, char **argv);
 int k2grb_demo(int argc, char **argv);
+
+// Exit codes: 0 success, 1 a failure (file, algorithm, disagreement), 2 bad arguments.
+#define K2_CLI_FAIL 1
+#define K2_CLI_USAGE 2
+#define K2_CLI_MAX_FILES 64
+#define K2_CLI_MAX_SOURCES 256
+
+// Every option of every command; each command names the ones it accepts.
+typedef struct {
+  const char *cmd;                       // "bfs", for messages
+  const char *files[K2_CLI_MAX_FILES];   // positional arguments
+  int nfiles;
+  const char *out;                       // --out F ("-": stdout)
+  bool json, parents, symmetrize, transpose, one_based, remap, check, reverse, gap;
+  K2_FileFormat format;                  // --format
+  bool has_source;
+  unsigned long long source;             // --source S
+  unsigned long long sources[K2_CLI_MAX_SOURCES];
+  int nsources;                          // --sources S1,S2,...
+  int top;                               // --top K (10)
+  int ldbc_iterations;                   // --ldbc-iterations N (0: LAGraph model)
+  double damping, tol;                   // --damping (0.85), --tol (1e-4)
+  int itermax;                           // --itermax (100)
+  int repeat;                            // --repeat (5)
+  const char *mode;                      // --mode auto|push|pull
+  unsigned scale;                        // --scale (20)
+  double edge_factor;                    // --edge-factor (16)
+  unsigned long long seed;               // --seed (1)
+} k2_cli_opts;
+
+// Parse argv (after the command name). `allowed` lists the accepted options separated by
+// spaces ("--source --out --json"); files between min_files and max_files. Returns -1 to go
+// on, else the exit code (0 after --help, K2_CLI_USAGE after a one-line error).
+int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_files, int max_files,
+                 const char *usage, int argc, char **argv);
+
+// One-line error "k2grb CMD: message" on stderr; returns code.
+int k2_cli_error(const k2_cli_opts *o, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+// Read any supported graph file into a tree (converting on the fly), with a progress line
+// on stderr when it is a terminal. *seconds: read + build time. Returns 0 or an exit code.
+int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *seconds);
+
+double k2_cli_now(void);
+// "openmp (native CPU)" for the last product of this thread.
+const char *k2_cli_engine(void);
+
+// Result file: one "vertex value" line per entry of v (INT64 or FP64 values), sorted by
+// vertex. fp_format NULL: integers. Returns 0 or an exit code.
+int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format);
+
+// JSON string (escaped) to f.
+void k2_cli_json_string(FILE *f, const char *s);
+
+// A command's report: key/value lines as text ("  key   value") or one JSON object.
+typedef struct {
+  char key[48];
+  char text[256];   // shown in text mode
+  char *json;       // JSON value (malloc'd)
+} k2_cli_item;
+typedef struct {
+  k2_cli_item item[64];
+  int n;
+} k2_cli_report;
+// A string value; a number (the same text for both); a value with its own JSON.
+void k2_cli_rep_str(k2_cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void k2_cli_rep_num(k2_cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void k2_cli_rep_raw(k2_cli_report *r, const char *key, const char *text, const char *json);
+// Print (text or JSON by o->json) to stdout and free the report.
+void k2_cli_rep_print(const k2_cli_opts *o, k2_cli_report *r);
+
+// Dense copy of an integer vector (absent: missing); NULL when out of memory.
+int64_t *k2_cli_dense_i64(GrB_Vector v, GrB_Index n, int64_t missing);
+double *k2_cli_dense_f64(GrB_Vector v, GrB_Index n, double missing);
 
 #endif

@@ -1,6 +1,6 @@
 // k2grb_demo.c: `k2grb demo`, the main job: generate a Graph500 R-MAT graph, build its
-// k²-tree, compare its size with a CSR, run right and left products on the best engine present
-// and check them against SuiteSparse:GraphBLAS on a CSR.
+// k²-tree, compare its size with a CSR, run right and left products, a BFS and PageRank on the
+// best engine present and check them against SuiteSparse:GraphBLAS on a CSR.
 // SPDX-License-Identifier: Apache-2.0
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 
 #include <k2grb.h>
 
+#include "k2grb_algorithms.h"
 #include "k2grb_cli.h"
 
 static double demo_now(void) {
@@ -31,7 +32,9 @@ static double demo_now(void) {
 static void demo_usage(FILE *f) {
   fprintf(f, "usage: k2grb demo [--scale S] [--edge-factor E] [--seed N]\n"
              "Generates a Graph500 R-MAT graph (scale 20, edge factor 16 unless told), builds its\n"
-             "k2-tree, and checks right and left products against SuiteSparse:GraphBLAS.\n");
+             "k2-tree, runs right and left products, a BFS (levels and parents) and PageRank\n"
+             "(LAGraph's model, tol 1e-4) on the best engine present (K2GRB_ENGINE overrides), and\n"
+             "checks every result against SuiteSparse:GraphBLAS on a CSR of the same graph.\n");
 }
 
 // Largest relative difference between y and the GrB_Vector w (absent entries are 0).
@@ -71,8 +74,7 @@ int k2grb_demo(int argc, char **argv) {
     } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%llu", &seed) == 1) {
       i++;
     } else {
-      fprintf(stderr, "k2grb demo: bad argument '%s'\n", argv[i]);
-      demo_usage(stderr);
+      fprintf(stderr, "k2grb demo: bad argument '%s' (see --help)\n", argv[i]);
       return 2;
     }
   }
@@ -91,6 +93,7 @@ int k2grb_demo(int argc, char **argv) {
   DEMO_TRY(K2_Matrix_build_32(A, E.I, E.J, E.nvals));
   double tbuild = demo_now() - t0;
   GrB_Index n = E.nrows, nv;
+  GrB_Index src = E.nvals ? E.I[0] : 0;  // a vertex with an out-edge
   DEMO_TRY(K2_Matrix_nvals(&nv, A));
   K2_MemoryUsage u;
   DEMO_TRY(K2_Matrix_memoryUsage(&u, A));
@@ -145,6 +148,53 @@ int k2grb_demo(int argc, char **argv) {
   double dl = demo_diff(y, w, n);
   bool ok = dr <= 1e-5 && dl <= 1e-5;
 
+  // BFS, levels and parents, on both storages: levels identical, parents of the tree valid
+  char msg[K2_MSG_LEN];
+  GrB_Vector lk = NULL, pk = NULL, lg = NULL, pg = NULL;
+  t0 = demo_now();
+  DEMO_TRY(K2_bfs_k2(&lk, &pk, A, src, msg));
+  double tbk = demo_now() - t0;
+  K2_Engine beng = K2_last_engine();
+  t0 = demo_now();
+  DEMO_TRY(K2_bfs_grb(&lg, &pg, G, src, msg));
+  double tbg = demo_now() - t0;
+  int64_t *a = k2_cli_dense_i64(lk, n, -1), *b = k2_cli_dense_i64(lg, n, -1), *par = k2_cli_dense_i64(pk, n, -1);
+  bool bfs_same = a && b && par, bfs_valid = bfs_same;
+  GrB_Index reached = 0;
+  int64_t depth = 0;
+  for (GrB_Index i = 0; bfs_same && i < n; i++) bfs_same = a[i] == b[i];
+  for (GrB_Index i = 0; bfs_valid && i < n; i++) {
+    if (a[i] < 0) continue;
+    reached++;
+    if (a[i] > depth) depth = a[i];
+    bool edge = false;
+    bfs_valid = (i == src) ? par[i] == (int64_t)i
+                           : (par[i] >= 0 && K2_Matrix_isEntry(&edge, A, (GrB_Index)par[i], i) == GrB_SUCCESS && edge &&
+                              a[par[i]] == a[i] - 1);
+  }
+  free(a), free(b), free(par);
+  GrB_free(&lk), GrB_free(&pk), GrB_free(&lg), GrB_free(&pg);
+
+  // PageRank (LAGr_PageRank: damping 0.85, tol 1e-4, at most 100 iterations)
+  GrB_Vector rk = NULL, rg = NULL;
+  int itk = 0, itg = 0;
+  t0 = demo_now();
+  DEMO_TRY(K2_pagerank_k2(&rk, &itk, A, 0.85f, 1e-4f, 100, msg));
+  double tpk = demo_now() - t0;
+  K2_Engine peng = K2_last_engine();
+  t0 = demo_now();
+  DEMO_TRY(K2_pagerank_grb(&rg, &itg, G, 0.85f, 1e-4f, 100, msg));
+  double tpg = demo_now() - t0;
+  double *rx = k2_cli_dense_f64(rk, n, 0), *ry = k2_cli_dense_f64(rg, n, 0), pdiff = INFINITY;
+  if (rx && ry) {
+    pdiff = 0;
+    for (GrB_Index i = 0; i < n; i++) pdiff = fmax(pdiff, fabs(rx[i] - ry[i]));
+  }
+  free(rx), free(ry);
+  GrB_free(&rk), GrB_free(&rg);
+  bool pr_ok = itk == itg && pdiff <= 1e-6;
+  ok = ok && bfs_same && bfs_valid && pr_ok;
+
   uint64_t csr = K2_csr_bytes(n, nv, true), bcsr = K2_csr_bytes(n, nv, false);
   printf("k2grb demo: R-MAT scale %u, edge factor %g, seed %llu (generated in %.2f s)\n", scale, ef, seed, tgen);
   printf("  %-28s %14llu\n", "nodes", (unsigned long long)n);
@@ -160,7 +210,14 @@ int k2grb_demo(int argc, char **argv) {
          1e3 * tk2r, 1e3 * tgrbr, dr);
   printf("  %-28s %11.2f ms  SuiteSparse %8.2f ms  max rel diff %.1e\n", "y' = x' A", 1e3 * tk2l,
          1e3 * tgrbl, dl);
-  printf("  %-28s %14s\n", "engine", K2_engine_name(eng));
+  printf("  %-28s %11.2f ms  SuiteSparse %8.2f ms  levels %s, parents %s\n", "BFS (levels + parents)",
+         1e3 * tbk, 1e3 * tbg, bfs_same ? "identical" : "DIFFER", bfs_valid ? "valid" : "INVALID");
+  printf("  %-28s %14s  from vertex %llu: %llu reached, depth %lld\n", "", "", (unsigned long long)src,
+         (unsigned long long)reached, (long long)depth);
+  printf("  %-28s %11.2f ms  SuiteSparse %8.2f ms  %d / %d iterations, max |diff| %.1e\n",
+         "PageRank (LAGraph, 1e-4)", 1e3 * tpk, 1e3 * tpg, itk, itg, pdiff);
+  printf("  %-28s %14s  (BFS %s, PageRank %s)\n", "engine", K2_engine_name(eng), K2_engine_name(beng),
+         K2_engine_name(peng));
   printf("  %-28s %14s\n", "agreement with SuiteSparse", ok ? "yes" : "NO");
   free(x);
   free(y);

@@ -1,0 +1,125 @@
+// k2grb_algorithms.h: graph algorithms on a GrB_Matrix or a K2_Matrix alike.
+// SPDX-License-Identifier: Apache-2.0
+//
+// LAGraph-style functions: each returns a GrB_Info and, on error, writes a one-line message
+// into msg (K2_MSG_LEN bytes; msg may be NULL). Each body is written once against GraphBLAS
+// names and the overlay (k2grb/overlay.h) and compiled twice: the _grb entry point takes a
+// GrB_Matrix (SuiteSparse does every product), the _k2 entry point a K2_Matrix (the products
+// run on the tree, natively where the bridge can). The unsuffixed names dispatch on the
+// matrix type (C11 _Generic).
+//
+// The adjacency matrix A is square; A(i,j) present means an edge i -> j. Values are ignored
+// (the pattern is the graph). Outputs are new objects owned by the caller; on error they are
+// left NULL. docs/algorithms.md describes each algorithm and how it was checked.
+#ifndef K2GRB_ALGORITHMS_H
+#define K2GRB_ALGORITHMS_H
+
+#include <k2grb.h>
+
+#define K2_MSG_LEN 256
+
+// LAGraph's LAGRAPH_CONVERGENCE_FAILURE: PageRank did not reach the tolerance in itermax
+// iterations (no output is returned, as in LAGraph).
+#define K2_CONVERGENCE_FAILURE ((GrB_Info)(-1005))
+
+// Most sources of one multi-source BFS.
+#define K2_MSBFS_MAX 256
+
+// How the BFS expands each level.
+typedef enum {
+  K2_BFS_AUTO = 0,  // direction-optimizing: push, pull and back as LAGraph's SSGrB BFS decides
+  K2_BFS_PUSH,      // always push: q' = q' A (vxm) on the sparse frontier
+  K2_BFS_PULL       // always pull: q = A' q (mxv, GrB_INP0 transposed) under the visited mask
+} K2_BfsMode;
+
+//==============================================================================================
+// breadth-first search from one source (LAGr_BreadthFirstSearch semantics)
+//==============================================================================================
+
+// level(i): hops from src to i (level(src) = 0); parent(i): i's parent in a BFS tree
+// (parent(src) = src). Unreached vertices have no entry. Either output may be NULL (not
+// computed), not both. Type INT32 (INT64 when n > INT32_MAX). Errors: GrB_NULL_POINTER,
+// GrB_INVALID_INDEX (src >= n), GrB_DIMENSION_MISMATCH (A not square).
+GrB_Info K2_bfs_grb(GrB_Vector *level, GrB_Vector *parent, GrB_Matrix A, GrB_Index src, char *msg);
+GrB_Info K2_bfs_k2(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index src, char *msg);
+// The same with the expansion direction fixed (for tests and measurements).
+GrB_Info K2_bfs_mode_grb(GrB_Vector *level, GrB_Vector *parent, GrB_Matrix A, GrB_Index src,
+                         K2_BfsMode mode, char *msg);
+GrB_Info K2_bfs_mode_k2(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index src,
+                        K2_BfsMode mode, char *msg);
+
+//==============================================================================================
+// multi-source BFS: hop distances from up to K2_MSBFS_MAX sources at once
+//==============================================================================================
+
+// dist(i, b): hops from sources[b] to i along the edges (reverse = false) or against them
+// (reverse = true: hops from i to sources[b]); no entry when unreachable. dist is a new
+// n x nsources INT32 matrix. Each level is one batched Boolean product of A (or A') with a
+// full n x nsources frontier. Errors: GrB_NULL_POINTER, GrB_INVALID_VALUE (nsources 0 or
+// above K2_MSBFS_MAX), GrB_INVALID_INDEX (a source >= n), GrB_DIMENSION_MISMATCH.
+GrB_Info K2_msbfs_grb(GrB_Matrix *dist, GrB_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                      bool reverse, char *msg);
+GrB_Info K2_msbfs_k2(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                     bool reverse, char *msg);
+
+//==============================================================================================
+// PageRank
+//==============================================================================================
+
+// LAGr_PageRank: FP32, r = 1/n, each iteration r = (1-damping)/n + damping/n * (rank held by
+// sinks) + damping * A' (r ./ outdegree); stops when sum |r_new - r| <= tol. *iters = the
+// iterations run. K2_CONVERGENCE_FAILURE after itermax iterations without convergence.
+// LAGraph's test values: damping 0.85, tol 1e-4, itermax 100.
+GrB_Info K2_pagerank_grb(GrB_Vector *rank, int *iters, GrB_Matrix A, float damping, float tol,
+                         int itermax, char *msg);
+GrB_Info K2_pagerank_k2(GrB_Vector *rank, int *iters, K2_Matrix A, float damping, float tol,
+                        int itermax, char *msg);
+// LAGr_PageRankGAP: the same without the sink term (the GAP benchmark's model: rank held by
+// sinks leaks away); stops at tol or after itermax iterations (no convergence error).
+GrB_Info K2_pagerank_gap_grb(GrB_Vector *rank, int *iters, GrB_Matrix A, float damping, float tol,
+                             int itermax, char *msg);
+GrB_Info K2_pagerank_gap_k2(GrB_Vector *rank, int *iters, K2_Matrix A, float damping, float tol,
+                            int itermax, char *msg);
+// LDBC Graphalytics PageRank: FP64, exactly `iterations` iterations, rank of dangling vertices
+// spread over all vertices: r = (1-d)/n + d * A' (r ./ outdegree) + d/n * sum(r(sinks)).
+GrB_Info K2_pagerank_ldbc_grb(GrB_Vector *rank, GrB_Matrix A, double damping, int iterations,
+                              char *msg);
+GrB_Info K2_pagerank_ldbc_k2(GrB_Vector *rank, K2_Matrix A, double damping, int iterations,
+                             char *msg);
+
+//==============================================================================================
+// hop-count single-source shortest paths and weakly connected components
+//==============================================================================================
+
+// dist(i): fewest edges on a path src -> i (INT64; no entry when unreachable), by Bellman-Ford
+// with unit weights: min-plus products of the improved vertices only, until none improves.
+GrB_Info K2_sssp_hops_grb(GrB_Vector *dist, GrB_Matrix A, GrB_Index src, char *msg);
+GrB_Info K2_sssp_hops_k2(GrB_Vector *dist, K2_Matrix A, GrB_Index src, char *msg);
+
+// component(i): the smallest vertex id of i's weakly connected component (INT64, every vertex
+// has an entry). Min-label propagation over both edge directions (one mxv and one vxm on the
+// same matrix per round, no symmetrized copy) with pointer jumping; *rounds (may be NULL)
+// counts the rounds.
+GrB_Info K2_wcc_grb(GrB_Vector *component, int *rounds, GrB_Matrix A, char *msg);
+GrB_Info K2_wcc_k2(GrB_Vector *component, int *rounds, K2_Matrix A, char *msg);
+
+//==============================================================================================
+// dispatch on the matrix type
+//==============================================================================================
+
+#define K2_ALG_PICK(A, name) _Generic((A), K2_Matrix: name##_k2, default: name##_grb)
+#define K2_bfs(level, parent, A, src, msg) K2_ALG_PICK(A, K2_bfs)(level, parent, A, src, msg)
+#define K2_bfs_mode(level, parent, A, src, mode, msg) \
+  K2_ALG_PICK(A, K2_bfs_mode)(level, parent, A, src, mode, msg)
+#define K2_msbfs(dist, A, sources, ns, reverse, msg) \
+  K2_ALG_PICK(A, K2_msbfs)(dist, A, sources, ns, reverse, msg)
+#define K2_pagerank(rank, iters, A, damping, tol, itermax, msg) \
+  K2_ALG_PICK(A, K2_pagerank)(rank, iters, A, damping, tol, itermax, msg)
+#define K2_pagerank_gap(rank, iters, A, damping, tol, itermax, msg) \
+  K2_ALG_PICK(A, K2_pagerank_gap)(rank, iters, A, damping, tol, itermax, msg)
+#define K2_pagerank_ldbc(rank, A, damping, iterations, msg) \
+  K2_ALG_PICK(A, K2_pagerank_ldbc)(rank, A, damping, iterations, msg)
+#define K2_sssp_hops(dist, A, src, msg) K2_ALG_PICK(A, K2_sssp_hops)(dist, A, src, msg)
+#define K2_wcc(component, rounds, A, msg) K2_ALG_PICK(A, K2_wcc)(component, rounds, A, msg)
+
+#endif

@@ -1,0 +1,101 @@
+// test_sssp.c: hop-count SSSP (Bellman-Ford by min-plus products) on both storages: equal to
+// a serial BFS on LAGraph files, equal to LDBC's BFS outputs, and reaching exactly the vertices
+// that LDBC's (weighted) SSSP outputs reach; errors.
+// SPDX-License-Identifier: Apache-2.0
+#include "alg_ldbc.h"
+
+static void check_hops(const alg_graph *g, GrB_Index src) {
+  int64_t *oracle = malloc((g->n + 1) * sizeof(int64_t)), *got = malloc((g->n + 1) * sizeof(int64_t));
+  alg_oracle_bfs(oracle, g->n, g->rowptr, g->col, src);
+  char msg[K2_MSG_LEN];
+  for (int st = 0; st < 2; st++) {
+    GrB_Vector d = NULL;
+    if (st == 0) K2_ASSERT_OK(K2_sssp_hops(&d, g->G, src, msg));
+    else K2_ASSERT_OK(K2_sssp_hops(&d, g->K, src, msg));
+    alg_dense_int64(got, d, g->n, -1);
+    assert_memory_equal(got, oracle, g->n * sizeof(int64_t));
+    GrB_free(&d);
+  }
+  free(oracle);
+  free(got);
+}
+
+static void test_lagraph_files(void **state) {
+  (void)state;
+  static const char *files[] = {"A", "cover", "jagmesh7", "ldbc-directed-example", "ldbc-undirected-example",
+                                "LFAT5", "msf1", "sample", "sample2", "bcsstk13", "cryg2500",
+                                "tree-example", "west0067", "karate", "matrix_bool", "skew_fp32"};
+  int done = 0;
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    char rel[128];
+    snprintf(rel, sizeof rel, "lagraph/%s.mtx", files[f]);
+    alg_graph g;
+    if (!alg_graph_load(&g, rel, false)) continue;
+    check_hops(&g, 0);
+    check_hops(&g, g.n - 1);
+    alg_graph_free(&g);
+    done++;
+  }
+  if (done == 0) skip();
+}
+
+static void test_ldbc(void **state) {
+  (void)state;
+  // hop counts = LDBC's BFS output
+  static const char *bfs[] = {"example-directed", "example-undirected", "test-bfs-directed", "test-bfs-undirected"};
+  // reachability = LDBC's SSSP output (weights aside)
+  static const char *sssp[] = {"example-directed", "example-undirected", "test-sssp-directed",
+                               "test-sssp-undirected"};
+  int done = 0;
+  for (int kind = 0; kind < 2; kind++) {
+    for (int t = 0; t < 4; t++) {
+      alg_ldbc L;
+      if (!alg_ldbc_load(&L, kind == 0 ? bfs[t] : sssp[t])) continue;
+      const char *s = alg_ldbc_property(&L, kind == 0 ? "bfs.source-vertex" : "sssp.source-vertex");
+      assert_non_null(s);
+      GrB_Index src = alg_ldbc_index(&L, strtoull(s, NULL, 10));
+      double *want = malloc(L.g.n * sizeof(double));
+      int64_t *got = malloc(L.g.n * sizeof(int64_t));
+      alg_ldbc_expected(&L, kind == 0 ? "BFS" : "SSSP", want);
+      for (int st = 0; st < 2; st++) {
+        GrB_Vector d = NULL;
+        char msg[K2_MSG_LEN];
+        if (st == 0) K2_ASSERT_OK(K2_sssp_hops(&d, L.g.G, src, msg));
+        else K2_ASSERT_OK(K2_sssp_hops(&d, L.g.K, src, msg));
+        alg_dense_int64(got, d, L.g.n, -1);
+        for (GrB_Index i = 0; i < L.g.n; i++) {
+          if (isinf(want[i])) assert_int_equal(got[i], -1);
+          else if (kind == 0) assert_int_equal(got[i], (int64_t)want[i]);
+          else assert_true(got[i] >= 0 && (got[i] == 0) == (want[i] == 0));
+        }
+        GrB_free(&d);
+      }
+      free(want);
+      free(got);
+      alg_ldbc_free(&L);
+      done++;
+    }
+  }
+  if (done == 0) skip();
+}
+
+static void test_errors(void **state) {
+  (void)state;
+  alg_graph g;
+  uint32_t I[] = {0, 1}, J[] = {1, 2};
+  alg_graph_from_pairs(&g, 3, I, J, 2);
+  char msg[K2_MSG_LEN];
+  GrB_Vector d = NULL;
+  assert_int_equal(K2_sssp_hops(NULL, g.K, 0, msg), GrB_NULL_POINTER);
+  assert_int_equal(K2_sssp_hops(&d, g.K, 3, msg), GrB_INVALID_INDEX);
+  assert_int_equal(K2_sssp_hops(&d, (GrB_Matrix)NULL, 0, msg), GrB_NULL_POINTER);
+  assert_null(d);
+  alg_graph_free(&g);
+}
+
+int main(void) {
+  k2_test_filter_from_env();
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_lagraph_files), cmocka_unit_test(test_ldbc),
+                                     cmocka_unit_test(test_errors)};
+  return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
+}

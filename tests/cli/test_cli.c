@@ -1,0 +1,334 @@
+// test_cli.c: the k2grb command: every command on real files (results checked against the
+// oracles of the algorithm tests or LAGraph's expected values), --json, --out files in the
+// LDBC layout, --check, and bad arguments / broken files (non-zero exit, one line on stderr).
+// SPDX-License-Identifier: Apache-2.0
+#define _GNU_SOURCE 1  // mkdtemp
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../algorithms/alg_test_util.h"
+
+#ifndef K2GRB_CLI
+#define K2GRB_CLI "k2grb"
+#endif
+
+static char tmpdir[256];
+
+// Run `k2grb ARGS` through the shell; stdout and stderr into files; returns the exit code.
+static int run(const char *args) {
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out.txt' 2>'%s/err.txt'", K2GRB_CLI, args, tmpdir, tmpdir);
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return calloc(1, 1);
+  fseek(f, 0, SEEK_END);
+  long len = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = calloc((size_t)len + 1, 1);
+  if (fread(s, 1, (size_t)len, f) != (size_t)len) s[0] = '\0';
+  fclose(f);
+  return s;
+}
+
+static int count_lines(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+// A failing run: non-zero code, exactly one line on stderr naming the command.
+static void expect_error(const char *args, int code) {
+  int rc = run(args);
+  char *err = slurp("err.txt");
+  if (rc != code || count_lines(err) != 1 || strncmp(err, "k2grb", 5) != 0) {
+    print_error("k2grb %s: exit %d (want %d), stderr: %s\n", args, rc, code, err);
+    fail();
+  }
+  free(err);
+}
+
+#define NEED(rel, var)                                 \
+  char var[1024];                                      \
+  do {                                                 \
+    const char *p_ = k2_test_data_path(rel);           \
+    if (p_ == NULL) {                                  \
+      print_message("%s absent: skipped\n", rel);      \
+      skip();                                          \
+      return;                                          \
+    }                                                  \
+    snprintf(var, sizeof var, "%s", p_);               \
+  } while (0)
+
+static void test_help(void **state) {
+  (void)state;
+  assert_int_equal(run("--help"), 0);
+  char *out = slurp("out.txt");
+  const char *cmds[] = {"demo", "convert", "info", "bfs", "msbfs", "pagerank", "sssp", "cc", "bench"};
+  for (int i = 0; i < 9; i++) {
+    assert_non_null(strstr(out, cmds[i]));
+    char args[64];
+    snprintf(args, sizeof args, "%s --help", cmds[i]);
+    assert_int_equal(run(args), 0);
+    char *h = slurp("out.txt");
+    assert_non_null(strstr(h, "usage: k2grb"));
+    free(h);
+  }
+  free(out);
+}
+
+static void test_bad_arguments(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  char a[4096];
+  expect_error("nosuchcommand", 2);
+  expect_error("bfs", 2);
+  snprintf(a, sizeof a, "bfs '%s'", karate);  // no --source
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "bfs '%s' --source 34", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "bfs '%s' --source -1", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "bfs '%s' --source", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "bfs '%s' --source 1 --bogus", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "bfs '%s' --source 1 --mode sideways", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "msbfs '%s' --sources 1,x", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "msbfs '%s' --sources 1,99", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "pagerank '%s' --gap --ldbc-iterations 3", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "pagerank '%s' --damping 2", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "info '%s' extra", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "convert '%s'", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "demo --scale 99");
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "cc '%s' --format nonsense", karate);
+  expect_error(a, 2);
+}
+
+static void test_bad_files(void **state) {
+  (void)state;
+  NEED("lagraph/mangled1.mtx", mangled);
+  char a[4096];
+  expect_error("info /nonexistent/graph.mtx", 1);
+  snprintf(a, sizeof a, "bfs '%s' --source 0", mangled);
+  expect_error(a, 1);
+  const char *garbage = k2_test_data_path("lagraph/garbage.lagraph");
+  if (garbage != NULL) {
+    snprintf(a, sizeof a, "cc '%s'", garbage);
+    expect_error(a, 1);
+  }
+  // a truncated .k2 file
+  NEED("lagraph/karate.mtx", karate);
+  snprintf(a, sizeof a, "convert '%s' '%s/k.k2'", karate, tmpdir);
+  assert_int_equal(run(a), 0);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "head -c 100 '%s/k.k2' > '%s/cut.k2'", tmpdir, tmpdir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(a, sizeof a, "pagerank '%s/cut.k2'", tmpdir);
+  expect_error(a, 1);
+  // --out into a folder that does not exist
+  snprintf(a, sizeof a, "cc '%s' --out /nonexistent/dir/x.txt", karate);
+  expect_error(a, 1);
+}
+
+// convert to .k2 and back to Matrix Market; info --json on the tree agrees with the source.
+static void test_convert_info(void **state) {
+  (void)state;
+  NEED("harvard500/harvard500.graph", bv);
+  bv[strlen(bv) - strlen(".graph")] = '\0';  // the BVGraph basename
+  char a[4096];
+  snprintf(a, sizeof a, "convert '%s' '%s/h.k2' --json", bv, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"edges\": 2636"));
+  free(out);
+  snprintf(a, sizeof a, "info '%s/h.k2' --json", tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"nodes\": 500"));
+  assert_non_null(strstr(out, "\"edges\": 2636"));
+  assert_non_null(strstr(out, "\"bits_per_edge\""));
+  assert_non_null(strstr(out, "\"bytes_csr_bool\""));
+  free(out);
+  snprintf(a, sizeof a, "convert '%s/h.k2' '%s/h.mtx'", tmpdir, tmpdir);
+  assert_int_equal(run(a), 0);
+  snprintf(a, sizeof a, "info '%s/h.mtx' --transpose", tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "2636"));
+  free(out);
+}
+
+// bfs --out: levels equal a serial BFS; --parents: valid parents; LDBC layout (sorted, 0-based).
+static void test_bfs_out(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  alg_graph g;
+  assert_true(alg_graph_load(&g, "lagraph/karate.mtx", false));
+  int64_t oracle[34];
+  alg_oracle_bfs(oracle, 34, g.rowptr, g.col, 30);
+  char a[4096];
+  snprintf(a, sizeof a, "bfs '%s' --source 30 --check --out '%s/levels.txt'", karate, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "levels identical       yes"));
+  assert_non_null(strstr(out, "engine"));
+  free(out);
+  char *lv = slurp("levels.txt");
+  assert_int_equal(count_lines(lv), 34);
+  long long prev = -1;
+  char *s = lv;
+  for (int k = 0; k < 34; k++) {
+    long long v, l;
+    int used;
+    assert_int_equal(sscanf(s, "%lld %lld%n", &v, &l, &used), 2);
+    s += used;
+    assert_true(v > prev);
+    prev = v;
+    assert_int_equal(l, oracle[v]);
+  }
+  free(lv);
+  snprintf(a, sizeof a, "bfs '%s' --source 30 --parents --out '%s/parents.txt'", karate, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *pa = slurp("parents.txt");
+  s = pa;
+  for (int k = 0; k < 34; k++) {
+    long long v, p;
+    int used;
+    assert_int_equal(sscanf(s, "%lld %lld%n", &v, &p, &used), 2);
+    s += used;
+    if (v == 30) assert_int_equal(p, 30);
+    else assert_true(alg_has_edge(&g, (GrB_Index)p, (GrB_Index)v) && oracle[p] == oracle[v] - 1);
+  }
+  free(pa);
+  alg_graph_free(&g);
+}
+
+// pagerank --out equals LAGraph's expected ranks within 1e-4; --json top list; --check.
+static void test_pagerank(void **state) {
+  (void)state;
+  NEED("lagraph/west0067.mtx", west);
+  NEED("lagraph/expected/west0067_pagerank.txt", expected);
+  char a[4096];
+  snprintf(a, sizeof a, "pagerank '%s' --check --json --top 3 --out '%s/pr.txt'", west, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"iterations\": 11"));
+  assert_non_null(strstr(out, "\"agreement\": true"));
+  assert_non_null(strstr(out, "\"top\": [{\"vertex\""));
+  free(out);
+  double want[67], got[67];
+  for (int i = 0; i < 67; i++) want[i] = got[i] = NAN;
+  assert_int_equal(alg_read_expected(expected, want, 67), 67);
+  char path[512];
+  snprintf(path, sizeof path, "%s/pr.txt", tmpdir);
+  assert_int_equal(alg_read_expected(path, got, 67), 67);
+  for (int i = 0; i < 67; i++) assert_true(fabs(got[i] - want[i]) < 1e-4);
+  // the LDBC model with a fixed count and the GAP model run too
+  snprintf(a, sizeof a, "pagerank '%s' --ldbc-iterations 5 --check", west);
+  assert_int_equal(run(a), 0);
+  snprintf(a, sizeof a, "pagerank '%s' --gap --check", west);
+  assert_int_equal(run(a), 0);
+  // two iterations do not converge: an error
+  snprintf(a, sizeof a, "pagerank '%s' --itermax 2", west);
+  expect_error(a, 1);
+}
+
+// sssp, cc, msbfs on an edge list; cc --out equals union-find; msbfs matches per-source BFS.
+static void test_sssp_cc_msbfs(void **state) {
+  (void)state;
+  NEED("snap-email-Eu-core/email-Eu-core.txt", eu);
+  alg_graph g;
+  assert_true(alg_graph_load(&g, "snap-email-Eu-core/email-Eu-core.txt", false));
+  char a[4096], path[512];
+  int64_t *oracle = malloc(g.n * sizeof(int64_t));
+  double *got = malloc(g.n * sizeof(double));
+  snprintf(a, sizeof a, "cc '%s' --check --out '%s/cc.txt'", eu, tmpdir);
+  assert_int_equal(run(a), 0);
+  alg_oracle_wcc(oracle, &g);
+  snprintf(path, sizeof path, "%s/cc.txt", tmpdir);
+  assert_int_equal(alg_read_expected(path, got, g.n), g.n);
+  for (GrB_Index i = 0; i < g.n; i++) assert_true(got[i] == (double)oracle[i]);
+  snprintf(a, sizeof a, "sssp '%s' --source 5 --check --out '%s/sssp.txt'", eu, tmpdir);
+  assert_int_equal(run(a), 0);
+  alg_oracle_bfs(oracle, g.n, g.rowptr, g.col, 5);
+  for (GrB_Index i = 0; i < g.n; i++) got[i] = -1;
+  snprintf(path, sizeof path, "%s/sssp.txt", tmpdir);
+  alg_read_expected(path, got, g.n);
+  for (GrB_Index i = 0; i < g.n; i++) assert_true(got[i] == (double)oracle[i]);
+  snprintf(a, sizeof a, "msbfs '%s' --sources 5,0,77 --check --out '%s/ms.txt'", eu, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *ms = slurp("ms.txt"), *s = ms;
+  int64_t *o0 = malloc(g.n * sizeof(int64_t)), *o77 = malloc(g.n * sizeof(int64_t));
+  alg_oracle_bfs(o0, g.n, g.rowptr, g.col, 0);
+  alg_oracle_bfs(o77, g.n, g.rowptr, g.col, 77);
+  long long v, d1, d2, d3;
+  int used, lines = 0;
+  while (sscanf(s, "%lld %lld %lld %lld%n", &v, &d1, &d2, &d3, &used) == 4) {
+    s += used;
+    lines++;
+    assert_int_equal(d1, oracle[v]);
+    assert_int_equal(d2, o0[v]);
+    assert_int_equal(d3, o77[v]);
+  }
+  assert_true(lines > 900);
+  snprintf(a, sizeof a, "msbfs '%s' --sources 5 --reverse --json", eu);
+  assert_int_equal(run(a), 0);
+  free(ms), free(o0), free(o77), free(oracle), free(got);
+  alg_graph_free(&g);
+}
+
+static void test_bench_demo(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  NEED("snap-email-Eu-core/email-Eu-core.txt", eu);
+  char a[4096];
+  snprintf(a, sizeof a, "bench '%s' '%s' --repeat 2 --json", karate, eu);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"fp32_left_suitesparse\""));
+  assert_non_null(strstr(out, "email-Eu-core"));
+  free(out);
+  assert_int_equal(run("demo --scale 12"), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "levels identical, parents valid"));
+  assert_non_null(strstr(out, "agreement with SuiteSparse              yes"));
+  free(out);
+}
+
+static int setup(void **state) {
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/k2grb_cli_test_XXXXXX");
+  if (mkdtemp(tmpdir) == NULL) return -1;
+  return k2_test_setup(state);
+}
+
+static int teardown(void **state) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  if (system(cmd) != 0) return -1;
+  return k2_test_teardown(state);
+}
+
+int main(void) {
+  k2_test_filter_from_env();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_help),          cmocka_unit_test(test_bad_arguments),
+      cmocka_unit_test(test_bad_files),     cmocka_unit_test(test_convert_info),
+      cmocka_unit_test(test_bfs_out),       cmocka_unit_test(test_pagerank),
+      cmocka_unit_test(test_sssp_cc_msbfs), cmocka_unit_test(test_bench_demo)};
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

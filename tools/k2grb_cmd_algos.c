@@ -1,0 +1,454 @@
+// k2grb_cmd_algos.c: `k2grb bfs | msbfs | pagerank | sssp | cc`: run an algorithm of
+// algorithms/ on the tree of any graph file; --check runs it again on SuiteSparse (a CSR
+// GrB_Matrix of the same pattern) and compares.
+// SPDX-License-Identifier: Apache-2.0
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "k2grb_algorithms.h"
+#include "k2grb_cli.h"
+
+#define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap"
+#define K2_CLI_COMMON_HELP                                                                    \
+  "  --out F        write the result: one 'vertex value' line per vertex that has one, sorted\n" \
+  "                 (0-based ids; F = - for stdout)\n"                                          \
+  "  --check        run again on SuiteSparse:GraphBLAS (a CSR) and compare\n"                   \
+  "  --json         print the summary as JSON\n"                                                \
+  "  --format F, --symmetrize, --transpose, --one-based, --remap: how to read FILE (any\n"      \
+  "                 format: Matrix Market, edge list, METIS, BVGraph basename, .gz, .k2)\n"      \
+  "The engine is picked by K2GRB_ENGINE=auto|reference|openmp|cuda (default auto).\n"
+
+// What every algorithm command does first: options, init, load.
+typedef struct {
+  k2_cli_opts o;
+  K2_Matrix A;
+  GrB_Matrix G;  // for --check
+  GrB_Index n, nvals;
+  double tload;
+  k2_cli_report r;
+  bool disagree;  // --check found a difference
+  char msg[K2_MSG_LEN];
+} k2_cli_run;
+
+static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const char *usage, int argc,
+                     char **argv) {
+  memset(R, 0, sizeof *R);
+  int rc = k2_cli_parse(&R->o, cmd, allowed, 1, 1, usage, argc, argv);
+  if (rc >= 0) return rc;
+  if (K2_init() != GrB_SUCCESS) return k2_cli_error(&R->o, K2_CLI_FAIL, "cannot initialise: %s", K2_error_string());
+  if ((rc = k2_cli_load(&R->o, R->o.files[0], &R->A, &R->tload)) != 0) {
+    K2_finalize();
+    return rc;
+  }
+  K2_Matrix_nrows(&R->n, R->A);
+  K2_Matrix_nvals(&R->nvals, R->A);
+  if (R->o.check && K2_Matrix_toGrB(&R->G, R->A, NULL) != GrB_SUCCESS) {
+    K2_Matrix_free(&R->A);
+    K2_finalize();
+    return k2_cli_error(&R->o, K2_CLI_FAIL, "cannot build the SuiteSparse matrix: %s", K2_error_string());
+  }
+  k2_cli_rep_str(&R->r, "command", "%s", cmd);
+  k2_cli_rep_str(&R->r, "file", "%s", R->o.files[0]);
+  k2_cli_rep_num(&R->r, "nodes", "%llu", (unsigned long long)R->n);
+  k2_cli_rep_num(&R->r, "edges", "%llu", (unsigned long long)R->nvals);
+  k2_cli_rep_num(&R->r, "read_build_seconds", "%.3f", R->tload);
+  return -1;
+}
+
+// Prints the report after success or a --check disagreement (the numbers show it), not
+// after an error (its one line is on stderr).
+static int run_end(k2_cli_run *R, int rc) {
+  if (rc == 0 || R->disagree) k2_cli_rep_print(&R->o, &R->r);
+  for (int i = 0; i < R->r.n; i++) free(R->r.item[i].json);
+  GrB_Matrix_free(&R->G);
+  K2_Matrix_free(&R->A);
+  K2_finalize();
+  return rc;
+}
+
+static int run_check_source(k2_cli_run *R, unsigned long long s) {
+  if (s >= R->n) {
+    return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu out of range (the graph has %llu vertices)", s,
+                        (unsigned long long)R->n);
+  }
+  return 0;
+}
+
+static int run_alg_error(k2_cli_run *R, GrB_Info info) {
+  return k2_cli_error(&R->o, K2_CLI_FAIL, "%s (GrB_Info %d)", R->msg[0] ? R->msg : K2_error_string(), (int)info);
+}
+
+//==============================================================================================
+// bfs
+//==============================================================================================
+
+int k2grb_bfs(int argc, char **argv) {
+  static const char usage[] =
+      "usage: k2grb bfs FILE --source S [--parents] [--mode auto|push|pull] [--out F] [options]\n"
+      "Breadth-first search from S (LAGraph semantics: level of S is 0, parent of S is S,\n"
+      "unreached vertices have no entry), direction-optimizing on the tree.\n"
+      "  --source S     source vertex (0-based)\n"
+      "  --parents      --out writes 'vertex parent' instead of 'vertex level'\n"
+      "  --mode M       auto (push/pull switch as LAGraph), push, pull\n" K2_CLI_COMMON_HELP;
+  k2_cli_run R;
+  int rc = run_begin(&R, "bfs", K2_CLI_READ_OPTS " --source --parents --mode --out --check --json", usage, argc, argv);
+  if (rc >= 0) return rc;
+  if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
+  if ((rc = run_check_source(&R, R.o.source)) != 0) return run_end(&R, rc);
+  K2_BfsMode mode = strcmp(R.o.mode, "push") == 0 ? K2_BFS_PUSH : strcmp(R.o.mode, "pull") == 0 ? K2_BFS_PULL : K2_BFS_AUTO;
+  GrB_Vector level = NULL, parent = NULL;
+  double t0 = k2_cli_now();
+  GrB_Info info = K2_bfs_mode_k2(&level, &parent, R.A, R.o.source, mode, R.msg);
+  double t = k2_cli_now() - t0;
+  if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
+  const char *engine = k2_cli_engine();
+  GrB_Index reached = 0;
+  int64_t depth = 0;
+  GrB_Vector_nvals(&reached, level);
+  GrB_reduce(&depth, NULL, GrB_MAX_MONOID_INT64, level, NULL);
+  k2_cli_rep_num(&R.r, "source", "%llu", R.o.source);
+  k2_cli_rep_num(&R.r, "reached", "%llu", (unsigned long long)reached);
+  k2_cli_rep_num(&R.r, "max_level", "%lld", (long long)depth);
+  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
+  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  if (R.o.check) {
+    GrB_Vector l2 = NULL;
+    t0 = k2_cli_now();
+    info = K2_bfs_mode_grb(&l2, NULL, R.G, R.o.source, mode, R.msg);
+    double t2 = k2_cli_now() - t0;
+    rc = info == GrB_SUCCESS ? 0 : run_alg_error(&R, info);
+    int64_t *a = k2_cli_dense_i64(level, R.n, -1), *b = l2 ? k2_cli_dense_i64(l2, R.n, -1) : NULL;
+    int64_t *p = k2_cli_dense_i64(parent, R.n, -1);
+    bool same = a && b && p, valid = same;
+    for (GrB_Index i = 0; same && i < R.n; i++) same = a[i] == b[i];
+    // every parent is an in-neighbour one level up; the source is its own parent
+    for (GrB_Index i = 0; valid && i < R.n; i++) {
+      if (p[i] < 0) continue;
+      bool edge = false;
+      if (i == R.o.source) valid = p[i] == (int64_t)i;
+      else valid = K2_Matrix_isEntry(&edge, R.A, (GrB_Index)p[i], i) == GrB_SUCCESS && edge && a[p[i]] == a[i] - 1;
+    }
+    k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
+    k2_cli_rep_raw(&R.r, "levels_identical", same ? "yes" : "NO", same ? "true" : "false");
+    k2_cli_rep_raw(&R.r, "parents_valid", valid ? "yes" : "NO", valid ? "true" : "false");
+    if (rc == 0 && !(same && valid)) rc = K2_CLI_FAIL, R.disagree = true;
+    free(a), free(b), free(p);
+    GrB_free(&l2);
+  }
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, R.o.parents ? parent : level, NULL);
+  GrB_free(&level);
+  GrB_free(&parent);
+  return run_end(&R, rc);
+}
+
+//==============================================================================================
+// msbfs
+//==============================================================================================
+
+// Lines "vertex d1 ... dB" (-1: unreachable) for the vertices reached from some source.
+static int write_msbfs(const k2_cli_opts *o, GrB_Matrix D, GrB_Index ns) {
+  FILE *f = strcmp(o->out, "-") == 0 ? stdout : fopen(o->out, "w");
+  if (f == NULL) return k2_cli_error(o, K2_CLI_FAIL, "cannot write %s", o->out);
+  GrB_Index nv = 0;
+  GrB_Matrix_nvals(&nv, D);
+  GrB_Index *I = malloc((nv + 1) * sizeof(GrB_Index)), *J = malloc((nv + 1) * sizeof(GrB_Index));
+  int64_t *X = malloc((nv + 1) * sizeof(int64_t)), *row = malloc(ns * sizeof(int64_t));
+  int rc = 0;
+  if (!I || !J || !X || !row || GrB_Matrix_extractTuples_INT64(I, J, X, &nv, D) != GrB_SUCCESS) {
+    rc = k2_cli_error(o, K2_CLI_FAIL, "cannot extract the result");
+  }
+  // tuples come by row (D is held by row), columns ascending
+  for (GrB_Index k = 0; rc == 0 && k < nv;) {
+    GrB_Index i = I[k];
+    for (GrB_Index b = 0; b < ns; b++) row[b] = -1;
+    for (; k < nv && I[k] == i; k++) row[J[k]] = X[k];
+    fprintf(f, "%llu", (unsigned long long)i);
+    for (GrB_Index b = 0; b < ns; b++) fprintf(f, " %lld", (long long)row[b]);
+    fputc('\n', f);
+  }
+  free(I), free(J), free(X), free(row);
+  if (f != stdout && fclose(f) != 0 && rc == 0) rc = k2_cli_error(o, K2_CLI_FAIL, "error writing %s", o->out);
+  return rc;
+}
+
+int k2grb_msbfs(int argc, char **argv) {
+  static const char usage[] =
+      "usage: k2grb msbfs FILE --sources S1,S2,... [--reverse] [--out F] [options]\n"
+      "Hop distances from up to 256 sources at once: one batched Boolean product per level.\n"
+      "  --sources L    comma-separated source vertices (0-based)\n"
+      "  --reverse      against the edges (distance from each vertex to the sources)\n"
+      "  --out F        lines 'vertex d1 d2 ... dB' (-1: unreachable) for the vertices reached\n"
+      "                 from at least one source\n" K2_CLI_COMMON_HELP;
+  k2_cli_run R;
+  int rc = run_begin(&R, "msbfs", K2_CLI_READ_OPTS " --sources --reverse --out --check --json", usage, argc, argv);
+  if (rc >= 0) return rc;
+  if (R.o.nsources == 0) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--sources S1,S2,... is required"));
+  GrB_Index src[K2_CLI_MAX_SOURCES];
+  for (int b = 0; b < R.o.nsources; b++) {
+    if ((rc = run_check_source(&R, R.o.sources[b])) != 0) return run_end(&R, rc);
+    src[b] = R.o.sources[b];
+  }
+  GrB_Matrix D = NULL;
+  double t0 = k2_cli_now();
+  GrB_Info info = K2_msbfs_k2(&D, R.A, src, (GrB_Index)R.o.nsources, R.o.reverse, R.msg);
+  double t = k2_cli_now() - t0;
+  if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
+  const char *engine = k2_cli_engine();
+  GrB_Index pairs = 0;
+  int64_t depth = 0;
+  GrB_Matrix_nvals(&pairs, D);
+  GrB_reduce(&depth, NULL, GrB_MAX_MONOID_INT64, D, NULL);
+  k2_cli_rep_num(&R.r, "sources", "%d", R.o.nsources);
+  k2_cli_rep_raw(&R.r, "direction", R.o.reverse ? "against the edges" : "along the edges",
+                 R.o.reverse ? "\"reverse\"" : "\"forward\"");
+  k2_cli_rep_num(&R.r, "reached_pairs", "%llu", (unsigned long long)pairs);
+  k2_cli_rep_num(&R.r, "max_distance", "%lld", (long long)depth);
+  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
+  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  rc = 0;
+  if (R.o.check) {
+    GrB_Matrix D2 = NULL;
+    t0 = k2_cli_now();
+    info = K2_msbfs_grb(&D2, R.G, src, (GrB_Index)R.o.nsources, R.o.reverse, R.msg);
+    double t2 = k2_cli_now() - t0;
+    bool same = false;
+    if (info == GrB_SUCCESS) {
+      GrB_Index nv2 = 0;
+      GrB_Matrix_nvals(&nv2, D2);
+      GrB_Matrix E = NULL;
+      GrB_Index ne = 0;
+      // equal patterns and values: the intersection with EQ holds every entry of both
+      if (nv2 == pairs && GrB_Matrix_new(&E, GrB_BOOL, R.n, (GrB_Index)R.o.nsources) == GrB_SUCCESS &&
+          GrB_eWiseMult(E, NULL, NULL, GrB_EQ_INT32, D, D2, NULL) == GrB_SUCCESS &&
+          GrB_Matrix_select_BOOL(E, NULL, NULL, GrB_VALUEEQ_BOOL, E, true, NULL) == GrB_SUCCESS &&
+          GrB_Matrix_nvals(&ne, E) == GrB_SUCCESS) {
+        same = ne == pairs;
+      }
+      GrB_free(&E);
+    } else {
+      rc = run_alg_error(&R, info);
+    }
+    k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
+    k2_cli_rep_raw(&R.r, "distances_identical", same ? "yes" : "NO", same ? "true" : "false");
+    if (rc == 0 && !same) rc = K2_CLI_FAIL, R.disagree = true;
+    GrB_free(&D2);
+  }
+  if (rc == 0 && R.o.out) rc = write_msbfs(&R.o, D, (GrB_Index)R.o.nsources);
+  GrB_free(&D);
+  return run_end(&R, rc);
+}
+
+//==============================================================================================
+// pagerank
+//==============================================================================================
+
+typedef struct {
+  double r;
+  GrB_Index v;
+} k2_cli_ranked;
+
+static int cmp_ranked(const void *a, const void *b) {
+  const k2_cli_ranked *x = a, *y = b;
+  if (x->r != y->r) return x->r > y->r ? -1 : 1;
+  return x->v < y->v ? -1 : x->v > y->v;
+}
+
+int k2grb_pagerank(int argc, char **argv) {
+  static const char usage[] =
+      "usage: k2grb pagerank FILE [--top K] [--gap | --ldbc-iterations N] [--out F] [options]\n"
+      "PageRank as LAGraph's LAGr_PageRank (FP32; rank of sinks spread evenly; stops when the\n"
+      "sum of changes is at most tol), or the GAP variant (no sink term), or the LDBC\n"
+      "Graphalytics variant (FP64, a fixed number of iterations).\n"
+      "  --top K        print the K highest ranks (10)\n"
+      "  --damping D    0.85    --tol T   1e-4    --itermax N   100\n"
+      "  --gap          LAGr_PageRankGAP\n"
+      "  --ldbc-iterations N   LDBC Graphalytics PageRank with N iterations\n" K2_CLI_COMMON_HELP;
+  k2_cli_run R;
+  int rc = run_begin(&R,
+                     "pagerank",
+                     K2_CLI_READ_OPTS " --top --gap --ldbc-iterations --damping --tol --itermax --out --check --json",
+                     usage, argc, argv);
+  if (rc >= 0) return rc;
+  if (R.o.gap && R.o.ldbc_iterations) {
+    return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--gap and --ldbc-iterations exclude each other"));
+  }
+  if (R.n == 0) return run_end(&R, k2_cli_error(&R.o, K2_CLI_FAIL, "the graph has no vertices"));
+  const char *model = R.o.ldbc_iterations ? "ldbc" : R.o.gap ? "gap" : "lagraph";
+  GrB_Vector rank = NULL, rank2 = NULL;
+  int iters = 0, iters2 = 0;
+  double t0 = k2_cli_now(), t2 = 0;
+  GrB_Info info;
+  if (R.o.ldbc_iterations) {
+    info = K2_pagerank_ldbc_k2(&rank, R.A, R.o.damping, R.o.ldbc_iterations, R.msg);
+    iters = R.o.ldbc_iterations;
+  } else if (R.o.gap) {
+    info = K2_pagerank_gap_k2(&rank, &iters, R.A, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
+  } else {
+    info = K2_pagerank_k2(&rank, &iters, R.A, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
+  }
+  double t = k2_cli_now() - t0;
+  if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
+  const char *engine = k2_cli_engine();
+  k2_cli_rep_str(&R.r, "model", "%s", model);
+  k2_cli_rep_num(&R.r, "iterations", "%d", iters);
+  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
+  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  double *r = k2_cli_dense_f64(rank, R.n, 0);
+  rc = r ? 0 : k2_cli_error(&R.o, K2_CLI_FAIL, "out of memory");
+  if (rc == 0 && R.o.check) {
+    t0 = k2_cli_now();
+    if (R.o.ldbc_iterations) {
+      info = K2_pagerank_ldbc_grb(&rank2, R.G, R.o.damping, R.o.ldbc_iterations, R.msg);
+      iters2 = iters;
+    } else if (R.o.gap) {
+      info = K2_pagerank_gap_grb(&rank2, &iters2, R.G, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
+    } else {
+      info = K2_pagerank_grb(&rank2, &iters2, R.G, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
+    }
+    t2 = k2_cli_now() - t0;
+    double *r2 = info == GrB_SUCCESS ? k2_cli_dense_f64(rank2, R.n, 0) : NULL, diff = INFINITY;
+    if (r2 != NULL) {
+      diff = 0;
+      for (GrB_Index i = 0; i < R.n; i++) diff = fmax(diff, fabs(r[i] - r2[i]));
+    }
+    bool ok = diff <= (R.o.ldbc_iterations ? 1e-12 : 1e-5) && iters == iters2;
+    k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
+    k2_cli_rep_num(&R.r, "suitesparse_iterations", "%d", iters2);
+    k2_cli_rep_num(&R.r, "max_abs_diff", "%.3e", diff);
+    k2_cli_rep_raw(&R.r, "agreement", ok ? "yes" : "NO", ok ? "true" : "false");
+    if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
+    else if (!ok) rc = K2_CLI_FAIL, R.disagree = true;
+    free(r2);
+  }
+  if (r != NULL && R.o.top > 0) {
+    k2_cli_ranked *v = malloc(R.n * sizeof(k2_cli_ranked));
+    if (v != NULL) {
+      for (GrB_Index i = 0; i < R.n; i++) v[i] = (k2_cli_ranked){r[i], i};
+      qsort(v, R.n, sizeof *v, cmp_ranked);
+      GrB_Index k = (GrB_Index)R.o.top < R.n ? (GrB_Index)R.o.top : R.n;
+      char *json = NULL, *text = NULL;
+      size_t jl = 0, tl = 0;
+      FILE *jf = open_memstream(&json, &jl), *tf = open_memstream(&text, &tl);
+      fprintf(jf, "[");
+      for (GrB_Index i = 0; i < k; i++) {
+        fprintf(jf, "%s{\"vertex\": %llu, \"rank\": %.9g}", i ? ", " : "", (unsigned long long)v[i].v, v[i].r);
+        fprintf(tf, "%s%llu:%.6g", i ? " " : "", (unsigned long long)v[i].v, v[i].r);
+      }
+      fprintf(jf, "]");
+      fclose(jf);
+      fclose(tf);
+      k2_cli_rep_raw(&R.r, "top", text, json);
+      free(json), free(text), free(v);
+    }
+  }
+  free(r);
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, rank, R.o.ldbc_iterations ? "%.15e" : "%.9g");
+  GrB_free(&rank);
+  GrB_free(&rank2);
+  return run_end(&R, rc);
+}
+
+//==============================================================================================
+// sssp and cc
+//==============================================================================================
+
+// Compare two integer vectors entry by entry.
+static bool same_vectors(GrB_Vector a, GrB_Vector b, GrB_Index n) {
+  int64_t *x = k2_cli_dense_i64(a, n, -1), *y = k2_cli_dense_i64(b, n, -1);
+  bool same = x && y;
+  for (GrB_Index i = 0; same && i < n; i++) same = x[i] == y[i];
+  free(x), free(y);
+  return same;
+}
+
+int k2grb_sssp(int argc, char **argv) {
+  static const char usage[] =
+      "usage: k2grb sssp FILE --source S [--out F] [options]\n"
+      "Hop-count shortest paths from S (Bellman-Ford with unit weights by min-plus products).\n"
+      "  --source S     source vertex (0-based)\n" K2_CLI_COMMON_HELP;
+  k2_cli_run R;
+  int rc = run_begin(&R, "sssp", K2_CLI_READ_OPTS " --source --out --check --json", usage, argc, argv);
+  if (rc >= 0) return rc;
+  if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
+  if ((rc = run_check_source(&R, R.o.source)) != 0) return run_end(&R, rc);
+  GrB_Vector d = NULL, d2 = NULL;
+  double t0 = k2_cli_now();
+  GrB_Info info = K2_sssp_hops_k2(&d, R.A, R.o.source, R.msg);
+  double t = k2_cli_now() - t0;
+  if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
+  const char *engine = k2_cli_engine();
+  GrB_Index reached = 0;
+  int64_t far = 0;
+  GrB_Vector_nvals(&reached, d);
+  GrB_reduce(&far, NULL, GrB_MAX_MONOID_INT64, d, NULL);
+  k2_cli_rep_num(&R.r, "source", "%llu", R.o.source);
+  k2_cli_rep_num(&R.r, "reached", "%llu", (unsigned long long)reached);
+  k2_cli_rep_num(&R.r, "max_distance", "%lld", (long long)far);
+  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
+  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  rc = 0;
+  if (R.o.check) {
+    t0 = k2_cli_now();
+    info = K2_sssp_hops_grb(&d2, R.G, R.o.source, R.msg);
+    double t2 = k2_cli_now() - t0;
+    bool same = info == GrB_SUCCESS && same_vectors(d, d2, R.n);
+    k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
+    k2_cli_rep_raw(&R.r, "distances_identical", same ? "yes" : "NO", same ? "true" : "false");
+    if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
+    else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
+  }
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, d, NULL);
+  GrB_free(&d);
+  GrB_free(&d2);
+  return run_end(&R, rc);
+}
+
+int k2grb_cc(int argc, char **argv) {
+  static const char usage[] =
+      "usage: k2grb cc FILE [--out F] [options]\n"
+      "Weakly connected components (min-label propagation over both edge directions of the\n"
+      "same tree); --out writes 'vertex component' with the smallest vertex id of each component.\n"
+      K2_CLI_COMMON_HELP;
+  k2_cli_run R;
+  int rc = run_begin(&R, "cc", K2_CLI_READ_OPTS " --out --check --json", usage, argc, argv);
+  if (rc >= 0) return rc;
+  GrB_Vector c = NULL, c2 = NULL;
+  int rounds = 0;
+  double t0 = k2_cli_now();
+  GrB_Info info = K2_wcc_k2(&c, &rounds, R.A, R.msg);
+  double t = k2_cli_now() - t0;
+  if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
+  const char *engine = k2_cli_engine();
+  int64_t *lab = k2_cli_dense_i64(c, R.n, -1);
+  GrB_Index *size = calloc(R.n + 1, sizeof(GrB_Index)), ncomp = 0, largest = 0;
+  if (lab == NULL || size == NULL) {
+    free(lab), free(size), GrB_free(&c);
+    return run_end(&R, k2_cli_error(&R.o, K2_CLI_FAIL, "out of memory"));
+  }
+  for (GrB_Index i = 0; i < R.n; i++) {
+    if (lab[i] == (int64_t)i) ncomp++;
+    if (++size[lab[i]] > largest) largest = size[lab[i]];
+  }
+  free(lab), free(size);
+  k2_cli_rep_num(&R.r, "components", "%llu", (unsigned long long)ncomp);
+  k2_cli_rep_num(&R.r, "largest", "%llu", (unsigned long long)largest);
+  k2_cli_rep_num(&R.r, "rounds", "%d", rounds);
+  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
+  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  rc = 0;
+  if (R.o.check) {
+    t0 = k2_cli_now();
+    info = K2_wcc_grb(&c2, NULL, R.G, R.msg);
+    double t2 = k2_cli_now() - t0;
+    bool same = info == GrB_SUCCESS && same_vectors(c, c2, R.n);
+    k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
+    k2_cli_rep_raw(&R.r, "components_identical", same ? "yes" : "NO", same ? "true" : "false");
+    if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
+    else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
+  }
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, c, NULL);
+  GrB_free(&c);
+  GrB_free(&c2);
+  return run_end(&R, rc);
+}

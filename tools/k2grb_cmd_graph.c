@@ -1,0 +1,125 @@
+// k2grb_cmd_graph.c: `k2grb convert` (any input to .k2, Matrix Market or an edge list) and
+// `k2grb info` (shape and bytes of the tree against a CSR).
+// SPDX-License-Identifier: Apache-2.0
+#include <string.h>
+
+#include "k2grb_cli.h"
+
+#define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap"
+#define K2_CLI_READ_HELP                                                                  \
+  "input options (every command):\n"                                                      \
+  "  --format F     auto (default: from the name and first line), mtx, edges, metis,\n"  \
+  "                 bvgraph (a basename), k2\n"                                            \
+  "  --symmetrize   add (j,i) for every edge (i,j)\n"                                      \
+  "  --transpose    swap rows and columns\n"                                               \
+  "  --one-based    edge lists: ids start at 1\n"                                          \
+  "  --remap        edge lists: renumber the ids densely\n"
+
+static bool k2_cli_suffix(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int k2grb_convert(int argc, char **argv) {
+  static const char usage[] =
+      "usage: k2grb convert IN OUT [options]\n"
+      "Reads IN (Matrix Market, edge list, METIS, BVGraph basename, .gz, .k2) and writes OUT:\n"
+      "a .k2 tree, or Matrix Market (.mtx[.gz]) or an edge list (any other name).\n" K2_CLI_READ_HELP
+      "  --json         print the summary as JSON\n";
+  k2_cli_opts o;
+  int rc = k2_cli_parse(&o, "convert", K2_CLI_READ_OPTS " --json", 2, 2, usage, argc, argv);
+  if (rc >= 0) return rc;
+  if (K2_init() != GrB_SUCCESS) return k2_cli_error(&o, K2_CLI_FAIL, "cannot initialise: %s", K2_error_string());
+  K2_Matrix A = NULL;
+  double tload;
+  if ((rc = k2_cli_load(&o, o.files[0], &A, &tload)) != 0) {
+    K2_finalize();
+    return rc;
+  }
+  const char *out = o.files[1];
+  double t0 = k2_cli_now();
+  GrB_Info info;
+  const char *kind;
+  if (k2_cli_suffix(out, ".k2")) {
+    info = K2_Matrix_save(A, out), kind = "k2";
+  } else if (k2_cli_suffix(out, ".mtx") || k2_cli_suffix(out, ".mtx.gz") || k2_cli_suffix(out, ".mm")) {
+    info = K2_Matrix_writeMatrixMarket(A, out), kind = "matrix-market";
+  } else {
+    info = K2_Matrix_writeEdgeList(A, out), kind = "edge-list";
+  }
+  double twrite = k2_cli_now() - t0;
+  if (info != GrB_SUCCESS) {
+    rc = k2_cli_error(&o, K2_CLI_FAIL, "cannot write %s: %s", out, K2_error_string());
+  } else {
+    GrB_Index n = 0, nv = 0;
+    K2_Matrix_nrows(&n, A);
+    K2_Matrix_nvals(&nv, A);
+    k2_cli_report r = {0};
+    k2_cli_rep_str(&r, "input", "%s", o.files[0]);
+    k2_cli_rep_str(&r, "output", "%s", out);
+    k2_cli_rep_str(&r, "output_format", "%s", kind);
+    k2_cli_rep_num(&r, "nodes", "%llu", (unsigned long long)n);
+    k2_cli_rep_num(&r, "edges", "%llu", (unsigned long long)nv);
+    k2_cli_rep_num(&r, "read_build_seconds", "%.3f", tload);
+    k2_cli_rep_num(&r, "write_seconds", "%.3f", twrite);
+    k2_cli_rep_print(&o, &r);
+  }
+  K2_Matrix_free(&A);
+  K2_finalize();
+  return rc;
+}
+
+int k2grb_info(int argc, char **argv) {
+  static const char usage[] =
+      "usage: k2grb info FILE [options]\n"
+      "Nodes, edges, tree levels, bits per edge and bytes by part of the k2-tree of FILE, against a\n"
+      "CSR (64-bit row pointers, 32-bit columns) with FP32 values and a Boolean CSR.\n" K2_CLI_READ_HELP
+      "  --json         print as JSON\n";
+  k2_cli_opts o;
+  int rc = k2_cli_parse(&o, "info", K2_CLI_READ_OPTS " --json", 1, 1, usage, argc, argv);
+  if (rc >= 0) return rc;
+  if (K2_init() != GrB_SUCCESS) return k2_cli_error(&o, K2_CLI_FAIL, "cannot initialise: %s", K2_error_string());
+  K2_Matrix A = NULL;
+  double tload;
+  if ((rc = k2_cli_load(&o, o.files[0], &A, &tload)) != 0) {
+    K2_finalize();
+    return rc;
+  }
+  GrB_Index n = 0, nc = 0, nv = 0;
+  K2_MemoryUsage u;
+  K2_Matrix_nrows(&n, A);
+  K2_Matrix_ncols(&nc, A);
+  K2_Matrix_nvals(&nv, A);
+  if (K2_Matrix_memoryUsage(&u, A) != GrB_SUCCESS) {
+    rc = k2_cli_error(&o, K2_CLI_FAIL, "memory usage: %s", K2_error_string());
+  } else {
+    uint64_t tree = u.tree + u.directory + u.top + u.frontier;
+    uint64_t csr = K2_csr_bytes(n, nv, true), bcsr = K2_csr_bytes(n, nv, false);
+    double e = nv ? (double)nv : 1;
+    k2_cli_report r = {0};
+    k2_cli_rep_str(&r, "file", "%s", o.files[0]);
+    k2_cli_rep_num(&r, "nodes", "%llu", (unsigned long long)n);
+    if (nc != n) k2_cli_rep_num(&r, "columns", "%llu", (unsigned long long)nc);
+    k2_cli_rep_num(&r, "edges", "%llu", (unsigned long long)nv);
+    k2_cli_rep_num(&r, "levels", "%u", u.levels);
+    k2_cli_rep_num(&r, "leaf_log", "%u", u.leaf_log);
+    k2_cli_rep_num(&r, "internal_nodes", "%llu", (unsigned long long)u.internal_nodes);
+    k2_cli_rep_num(&r, "leaves", "%llu", (unsigned long long)u.leaves);
+    k2_cli_rep_num(&r, "bits_per_edge", "%.3f", 8.0 * (double)tree / e);
+    k2_cli_rep_num(&r, "bytes_tree", "%llu", (unsigned long long)u.tree);
+    k2_cli_rep_num(&r, "bytes_directory", "%llu", (unsigned long long)u.directory);
+    k2_cli_rep_num(&r, "bytes_top", "%llu", (unsigned long long)u.top);
+    k2_cli_rep_num(&r, "bytes_frontier", "%llu", (unsigned long long)u.frontier);
+    k2_cli_rep_num(&r, "bytes_k2", "%llu", (unsigned long long)tree);
+    k2_cli_rep_num(&r, "bytes_total", "%llu", (unsigned long long)u.total);
+    k2_cli_rep_num(&r, "bytes_csr_fp32", "%llu", (unsigned long long)csr);
+    k2_cli_rep_num(&r, "bytes_csr_bool", "%llu", (unsigned long long)bcsr);
+    k2_cli_rep_num(&r, "csr_over_k2", "%.2f", (double)csr / (double)(tree ? tree : 1));
+    k2_cli_rep_num(&r, "bool_csr_over_k2", "%.2f", (double)bcsr / (double)(tree ? tree : 1));
+    k2_cli_rep_num(&r, "read_build_seconds", "%.3f", tload);
+    k2_cli_rep_print(&o, &r);
+  }
+  K2_Matrix_free(&A);
+  K2_finalize();
+  return rc;
+}
