@@ -80,7 +80,7 @@ for step in $STEPS; do
         2>&1 | tee "$OUT/ctest-suite.log" | tail -40
       [ "${PIPESTATUS[0]}" = 0 ] || rc=1
       log "compute-sanitizer memcheck test_differential (CUDA engine, strict)"
-      K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda K2GRB_SOAK_CASES=3000 compute-sanitizer --tool memcheck \
+      K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda K2GRB_SOAK_CASES=800 compute-sanitizer --tool memcheck \
         --leak-check full --error-exitcode 99 $BUILD/tests/test_differential \
         >"$OUT/sanitize-memcheck-test_differential.log" 2>&1
       src=$?
