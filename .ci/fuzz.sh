@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${K2_FUZZ_BUILD:-$root/build-fuzz}
 secs=${K2_FUZZ_SECONDS:-20}
 data=${K2GRB_DATA_DIR:-$root/../shared/data}
-targets=(fuzz_matrix_market fuzz_edge_list fuzz_metis fuzz_k2)
+targets=(fuzz_matrix_market fuzz_edge_list fuzz_metis fuzz_bvgraph fuzz_k2)
 
 CC=clang cmake -S "$root" -B "$build" -DK2_FUZZ=ON -DK2_USE_CUDA=OFF -DK2_BUILD_TESTS=OFF \
   -DK2_BUILD_BENCH=OFF -DK2_BUILD_TOOLS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -20,7 +20,7 @@ cmake --build "$build" -j2 --target "${targets[@]}"
 # Seeds: one file each. The first byte of a text seed selects the reader's options (0 = none).
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_matrix_market,fuzz_edge_list,fuzz_metis,fuzz_k2}
+mkdir -p "$seeds"/{fuzz_matrix_market,fuzz_edge_list,fuzz_metis,fuzz_bvgraph,fuzz_k2}
 seed() {  # seed <target> <name> <file or -> : prefix one options byte
   { printf '\0'; if [ "$3" = - ]; then cat; else head -c 8192 "$3"; fi; } >"$seeds/$1/$2"
 }
@@ -41,6 +41,18 @@ if [ -d "$data" ]; then
   done
   (zcat "$data"/snap-as-caida/*.jlg.gz 2>/dev/null || true) | head -c 4096 | seed fuzz_edge_list caida -
   for f in "$data"/networkit-misc/power.graph; do seed fuzz_metis "$(basename "$f")" "$f"; done
+fi
+# BVGraph seeds: [options][u32 len][properties][u32 len][graph][offsets]
+bvseed() {  # bvseed <name> <basename>
+  local p=$2.properties g=$2.graph o=$2.offsets
+  { printf '\0'; python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<I', int(sys.argv[1])))" "$(stat -c %s "$p")"
+    cat "$p"; python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<I', int(sys.argv[1])))" "$(stat -c %s "$g")"
+    cat "$g"; [ -f "$o" ] && cat "$o"; } >"$seeds/fuzz_bvgraph/$1"
+}
+if [ -d "$data" ]; then
+  bvseed harvard500 "$data"/harvard500/harvard500
+  bvseed swh "$data"/swh-example/example
+  bvseed swh-t "$data"/swh-example/example-transposed
 fi
 # .k2 seeds: small valid images written by the fuzz target itself
 K2_FUZZ_WRITE_SEEDS=$seeds/fuzz_k2 "$build/tests/fuzz/fuzz_k2"

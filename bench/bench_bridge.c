@@ -6,9 +6,9 @@
 // PageRank step (accum), a sparse u, a BFS-pull masked product (complemented structural
 // mask, replace), vxm, and SuiteSparse's GrB_mxv on the materialized matrix for scale.
 // Graphs: R-MAT scale 20 (edge factor 16) and an R-MAT of cnr-2000's size (scale 18, edge
-// factor 12) until the BVGraph reader can load cnr-2000 itself. Best of --reps runs (robust on a shared machine).
+// factor 12); --graph reads any graph file (e.g. ../shared/data/cnr-2000/cnr-2000). Best of --reps runs (robust on a shared machine).
 //
-//   bench_bridge [--scale S --ef E] [--reps N]
+//   bench_bridge [--graph FILE | --scale S --ef E] [--reps N]
 #include <k2grb.h>
 #include <math.h>
 #include <stdio.h>
@@ -183,15 +183,22 @@ static void bench_graph(const char *name, K2_Matrix A, int reps) {
 
 int main(int argc, char **argv) {
   int reps = 11, scale = 0, ef = 16;
+  const char *graph = NULL;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--graph") && a + 1 < argc) graph = argv[++a];
     else if (!strcmp(argv[a], "--scale") && a + 1 < argc) scale = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--ef") && a + 1 < argc) ef = atoi(argv[++a]);
   }
   if (reps < 1) reps = 1;
   if (reps > 63) reps = 63;
   CHECK(K2_init());
-  if (scale > 0) {
+  if (graph != NULL) {
+    K2_Matrix A = NULL;
+    CHECK(K2_Matrix_read(&A, graph, NULL));
+    bench_graph(graph, A, reps);
+    K2_Matrix_free(&A);
+  } else if (scale > 0) {
     K2_Matrix A = rmat(scale, ef);
     char name[64];
     snprintf(name, sizeof name, "R-MAT scale %d, edge factor %d", scale, ef);

@@ -177,6 +177,7 @@ int main(int argc, char **argv) {
       free(I);
       free(J);
     }
+    GrB_Index nrows = E.nrows, ncols = E.ncols;
     K2_Edges_free(&E);
 
     // ---- vectors
@@ -184,11 +185,11 @@ int main(int argc, char **argv) {
     float *yr = malloc(n * sizeof(float));
     for (GrB_Index i = 0; i < n; i++) x[i] = (float)((i * 2654435761u) % 1000) / 1000.0f;
     GrB_Vector xr = NULL, xc = NULL, w = NULL;
-    CHECK(GrB_Vector_new(&xc, GrB_FP32, E.ncols));
-    CHECK(GrB_Vector_new(&xr, GrB_FP32, E.nrows));
+    CHECK(GrB_Vector_new(&xc, GrB_FP32, ncols));
+    CHECK(GrB_Vector_new(&xr, GrB_FP32, nrows));
     CHECK(GrB_Vector_new(&w, GrB_FP32, n));
-    for (GrB_Index i = 0; i < E.ncols; i++) CHECK(GrB_Vector_setElement_FP32(xc, x[i], i));
-    for (GrB_Index i = 0; i < E.nrows; i++) CHECK(GrB_Vector_setElement_FP32(xr, x[i], i));
+    for (GrB_Index i = 0; i < ncols; i++) CHECK(GrB_Vector_setElement_FP32(xc, x[i], i));
+    for (GrB_Index i = 0; i < nrows; i++) CHECK(GrB_Vector_setElement_FP32(xr, x[i], i));
     CHECK(GrB_wait(xc, GrB_MATERIALIZE));
     CHECK(GrB_wait(xr, GrB_MATERIALIZE));
 
@@ -199,7 +200,7 @@ int main(int argc, char **argv) {
     CHECK(K2_set_engine(K2_ENGINE_OPENMP));
     for (int r = 0; r < reps; r++) {
       GrB_Vector_free(&w);
-      CHECK(GrB_Vector_new(&w, GrB_FP32, E.nrows));
+      CHECK(GrB_Vector_new(&w, GrB_FP32, nrows));
       t0 = now();
       CHECK(GrB_mxv(w, NULL, NULL, GxB_PLUS_SECOND_FP32, G, xc, NULL));
       CHECK(GrB_wait(w, GrB_MATERIALIZE));
@@ -212,7 +213,7 @@ int main(int argc, char **argv) {
     grb_r = median(tb, reps);
     // agreement of the right product with SuiteSparse
     double maxrel = 0;
-    for (GrB_Index i = 0; i < E.nrows; i++) {
+    for (GrB_Index i = 0; i < nrows; i++) {
       float v = 0;
       if (GrB_Vector_extractElement_FP32(&v, w, i) != GrB_SUCCESS) v = 0;
       double d = fabs((double)v - (double)y[i]) / fmax(1e-30, fmax(fabs((double)v), 1.0));
@@ -220,7 +221,7 @@ int main(int argc, char **argv) {
     }
     for (int r = 0; r < reps; r++) {
       GrB_Vector_free(&w);
-      CHECK(GrB_Vector_new(&w, GrB_FP32, E.ncols));
+      CHECK(GrB_Vector_new(&w, GrB_FP32, ncols));
       t0 = now();
       CHECK(GrB_vxm(w, NULL, NULL, GxB_PLUS_FIRST_FP32, xr, G, NULL));
       CHECK(GrB_wait(w, GrB_MATERIALIZE));

@@ -7,8 +7,9 @@
 // frontier), cuSPARSE (SpMV, transposed SpMV, fastest SpMM) and bCSR (thread or warp per row,
 // atomics for left). FP32 vectors with dyadic values, so every engine's sums are exact and the
 // engines must agree bit for bit; the run fails otherwise.
-//   bench_gpu [--csv FILE] [--rmat 20,22] [--grid SIDE] [--graphs a,b] [--no-real]
-// Graphs: real text edge lists of the data folder (K2GRB_DATA_DIR), R-MAT (a,b,c = .57,.19,.19,
+//   bench_gpu [--csv FILE] [--rmat 20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
+// Graphs: real graphs of the data folder (K2GRB_DATA_DIR: BVGraph crawls, text edge lists),
+// the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
 // edge factor 16) with and without a random vertex permutation, a 2-D grid (4 neighbours).
 #include <omp.h>
 #include <stdio.h>
@@ -92,6 +93,22 @@ static void gen_grid(graph *g, uint64_t side) {
       if (r > 0) g->I[m] = (uint32_t)v, g->J[m++] = (uint32_t)(v - side);
     }
   g->m = m;
+}
+
+// Take the edges of a K2_Edges (the library's readers and generators).
+static bool from_edges(graph *g, K2_Edges *E, GrB_Info info, const char *name) {
+  if (info != GrB_SUCCESS) {
+    fprintf(stderr, "%s: %s\n", name, K2_error_string());
+    return false;
+  }
+  g->n = E->nrows > E->ncols ? E->nrows : E->ncols;
+  g->m = E->nvals;
+  g->I = E->I;
+  g->J = E->J;
+  E->I = E->J = NULL;
+  K2_Edges_free(E);
+  snprintf(g->name, sizeof g->name, "%s", name);
+  return true;
 }
 
 static bool read_text(graph *g, const char *dir, const char *rel, const char *name) {
@@ -311,7 +328,7 @@ static void bench_graph(graph *g) {
 }
 
 int main(int argc, char **argv) {
-  const char *csv = NULL, *rmat = "18,20,22", *graphs = NULL;
+  const char *csv = NULL, *rmat = "18,20,22", *graphs = NULL, *web = "";
   uint64_t grid = 2048;
   bool real = true;
   for (int i = 1; i < argc; i++) {
@@ -319,9 +336,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--rmat") && i + 1 < argc) rmat = argv[++i];
     else if (!strcmp(argv[i], "--grid") && i + 1 < argc) grid = strtoull(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--graphs") && i + 1 < argc) graphs = argv[++i];
+    else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--graphs a,b] [--no-real]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]\n", argv[0]);
       return 2;
     }
   }
@@ -352,6 +370,37 @@ int main(int argc, char **argv) {
     memset(&g, 0, sizeof g);
     if (!read_text(&g, dir, files[f][0], files[f][1])) continue;
     bench_graph(&g);
+  }
+  const char *bv[][2] = {{"cnr-2000/cnr-2000", "cnr-2000"},
+                         {"uk-2007-05@100000/uk-2007-05@100000", "uk-2007-05@100000"}};
+  for (size_t f = 0; real && f < sizeof bv / sizeof bv[0]; f++) {
+    if (graphs && !strstr(graphs, bv[f][1])) continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.graph", dir, bv[f][0]);
+    FILE *probe = fopen(path, "rb");
+    if (!probe) continue;
+    fclose(probe);
+    snprintf(path, sizeof path, "%s/%s", dir, bv[f][0]);
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    graph g;
+    memset(&g, 0, sizeof g);
+    if (from_edges(&g, &E, K2_Edges_readBVGraph(&E, path, NULL), bv[f][1])) bench_graph(&g);
+  }
+  char wlist[256];
+  snprintf(wlist, sizeof wlist, "%s", web);
+  for (char *tok = strtok(wlist, ","); tok; tok = strtok(NULL, ",")) {
+    GrB_Index pages = (GrB_Index)strtod(tok, NULL);
+    if (pages < 16) continue;
+    K2_WebParams wp;
+    K2_WebParams_default(&wp);
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    graph g;
+    memset(&g, 0, sizeof g);
+    char name[64];
+    snprintf(name, sizeof name, "web%.0e", (double)pages);
+    if (from_edges(&g, &E, K2_Gen_web(&E, pages, &wp), name)) bench_graph(&g);
   }
   if (grid > 0) {
     graph g;

@@ -5,7 +5,11 @@
 # Unpacks the Debian packages carried in .deps/ (no registry there), configures and builds
 # with CUDA for sm_90 (+ PTX), runs the GPU tests, then the same tests under compute-sanitizer
 # memcheck and racecheck, then the benchmark; logs and CSV go to $OUT.
-#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [bench]   (default: test sanitize bench)
+#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [bench]
+#   (default: test sanitize bench). suite: the whole test suite with the CUDA engine forced in
+#   strict mode (K2GRB_ENGINE=cuda K2GRB_STRICT=1), so every native product of the bridge, the
+#   algorithms and the CPU tests' AUTO products runs on the GPU, then the bridge's differential
+#   test under compute-sanitizer memcheck.
 # Graph data: the files under .gpudata/ (copied from ../shared/data, carried with the run).
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
 set -u
@@ -37,6 +41,7 @@ cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DK2_USE_CUDA=ON -DK2_WERROR=ON 
   -DK2_DATA_DIR=$ROOT/.gpudata >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 log "build"
 TARGETS=$(cd tests/gpu && ls test_*.c | sed 's/\.c$//' | tr '\n' ' ')
+case " $STEPS " in *" suite "*) TARGETS="all" ;; esac
 if grep -q bench_gpu bench/CMakeLists.txt 2>/dev/null; then
   TARGETS="$TARGETS bench_gpu"
 fi
@@ -69,6 +74,18 @@ for step in $STEPS; do
           [ $src = 0 ] || rc=1
         done
       done ;;
+    suite)
+      log "ctest (all) with K2GRB_ENGINE=cuda K2GRB_STRICT=1"
+      K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda ctest --test-dir $BUILD -LE install -j8 --output-on-failure \
+        2>&1 | tee "$OUT/ctest-suite.log" | tail -40
+      [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+      log "compute-sanitizer memcheck test_differential (CUDA engine, strict)"
+      K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda K2GRB_SOAK_CASES=800 compute-sanitizer --tool memcheck \
+        --leak-check full --error-exitcode 99 $BUILD/tests/test_differential \
+        >"$OUT/sanitize-memcheck-test_differential.log" 2>&1
+      src=$?
+      grep -E "ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED|cases" "$OUT/sanitize-memcheck-test_differential.log" | tail -5
+      [ $src = 0 ] || rc=1 ;;
     bench)
       if [ -x $BUILD/bench/bench_gpu ]; then
         log "bench_gpu ${BENCH_ARGS:-}"

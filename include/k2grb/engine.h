@@ -20,7 +20,7 @@ typedef enum {
 } K2_Engine;
 
 // Global engine choice (default AUTO; the environment variable K2GRB_ENGINE=auto|reference|
-// openmp|cuda sets it at K2_init). In strict mode an engine that declines is an error
+// openmp|cuda sets it at K2_init, K2GRB_STRICT=1 strict mode). In strict mode an engine that declines is an error
 // (GrB_NOT_IMPLEMENTED) instead of a silent fall back: tests use it to prove an engine ran.
 GrB_Info K2_set_engine(K2_Engine engine);
 GrB_Info K2_get_engine(K2_Engine *engine);

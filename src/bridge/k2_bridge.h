@@ -5,7 +5,7 @@
 
 #include <k2grb.h>
 
-#include "dispatch/k2_kernels.h"
+#include "engine/k2_kernels.h"
 
 // Settings (src/bridge/k2_settings.c).
 bool k2_bridge_burble(void);

@@ -10,10 +10,12 @@
 // The leaf update is specialized per (type, monoid, multiply) by k2_omp_leaf.inc.
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch/k2_kernels.h"
+#include "cpu/k2_omp_plan.h"
+#include "engine/k2_kernels.h"
 #include "util/k2_error.h"
 
 #define K2_OMP_TILE 2048  // block origins per level buffer (fits L1/L2)
@@ -105,6 +107,74 @@ static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uin
   return 0;
 }
 
+// ---- the plan: tasks grouped by owner, then chunks of groups of about equal work ----------------
+
+struct k2_omp_plan {
+  k2_omp_task *tasks;
+  uint64_t ntasks, nchunks;
+  uint64_t *chunk_start;  // nchunks + 1 entries
+  uint32_t task_level;
+  int nthreads;
+  bool left;
+};
+
+void k2_omp_plan_free(void *plan) {
+  k2_omp_plan *p = plan;
+  if (p == NULL) return;
+  free(p->tasks);
+  free(p->chunk_start);
+  free(p);
+}
+
+uint64_t k2_omp_plan_bytes(const k2_omp_plan *p) {
+  return p ? sizeof *p + p->ntasks * sizeof(k2_omp_task) + (p->nchunks + 1) * sizeof(uint64_t) : 0;
+}
+
+int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
+  k2_omp_plan *p = calloc(1, sizeof *p);
+  if (p == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+  // small trees: one thread, no team (a parallel region costs more than the product)
+  p->nthreads = A->n_leaves < 8192 ? 1 : omp_get_max_threads();
+  p->left = left;
+  if (A->n_internal == 0) {  // an empty tree: nothing to do, an empty plan
+    p->chunk_start = calloc(1, sizeof(uint64_t));
+    if (p->chunk_start == NULL) {
+      free(p);
+      return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+    }
+    *out = p;
+    return 0;
+  }
+  int rc = k2_omp_make_tasks(A, left, &p->tasks, &p->ntasks, &p->task_level,
+                             p->nthreads == 1 ? 1 : (uint64_t)4096);
+  if (rc != 0) {
+    free(p);
+    return rc;
+  }
+  uint64_t total = 0;
+  for (uint64_t k = 0; k < p->ntasks; k++) total += p->tasks[k].work;
+  uint64_t want = (uint64_t)p->nthreads * 8;
+  p->chunk_start = malloc((want + 2) * sizeof(uint64_t));
+  if (p->chunk_start == NULL) {
+    k2_omp_plan_free(p);
+    return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+  }
+  uint64_t nc = 0, acc = 0, target = total / want + 1;
+  p->chunk_start[nc++] = 0;
+  for (uint64_t k = 0; k < p->ntasks; k++) {
+    acc += p->tasks[k].work;
+    bool group_end = k + 1 == p->ntasks || p->tasks[k + 1].owner != p->tasks[k].owner;
+    if (group_end && acc >= target && k + 1 < p->ntasks && nc <= want) {
+      p->chunk_start[nc++] = k + 1;
+      acc = 0;
+    }
+  }
+  p->chunk_start[nc] = p->ntasks;
+  p->nchunks = nc;
+  *out = p;
+  return 0;
+}
+
 // ---- identity fill -------------------------------------------------------------------------
 
 static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
@@ -121,40 +191,29 @@ static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
 }
 
 int k2_omp_product(const k2_view *A, const k2_product *P) {
+  static pthread_once_t tables = PTHREAD_ONCE_INIT;
+  pthread_once(&tables, k2_leaf_spread_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
   k2_omp_fill_identity(P, ny);
   if (A->n_internal == 0) return 0;
-  k2_omp_leaf_fn leaf = k2_omp_select(P);
+  k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
 
-  // small trees: one thread, no team (a parallel region costs more than the product)
-  int nthreads = A->n_leaves < 8192 ? 1 : omp_get_max_threads();
-  k2_omp_task *tasks = NULL;
-  uint64_t ntasks = 0;
-  uint32_t task_level = 0;
-  int rc = k2_omp_make_tasks(A, P->left, &tasks, &ntasks, &task_level,
-                             nthreads == 1 ? 1 : (uint64_t)4096);
-  if (rc != 0) return rc;
-  // groups of tasks with the same owner, then chunks of groups of about equal work
-  uint64_t total = 0;
-  for (uint64_t k = 0; k < ntasks; k++) total += tasks[k].work;
-  uint64_t nchunks = (uint64_t)nthreads * 8, *chunk_start = malloc((nchunks + 2) * sizeof(uint64_t));
-  if (chunk_start == NULL) {
-    free(tasks);
-    return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+  // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
+  const k2_omp_plan *plan = A->cpu_plan[P->left];
+  k2_omp_plan *own = NULL;
+  int want_threads = A->n_leaves < 8192 ? 1 : omp_get_max_threads();
+  if (plan == NULL || plan->left != P->left || plan->nthreads != want_threads) {
+    int rc = k2_omp_plan_new(A, P->left, &own);
+    if (rc != 0) return rc;
+    plan = own;
   }
-  uint64_t nc = 0, acc = 0, target = total / nchunks + 1;
-  chunk_start[nc++] = 0;
-  for (uint64_t k = 0; k < ntasks; k++) {
-    acc += tasks[k].work;
-    bool group_end = k + 1 == ntasks || tasks[k + 1].owner != tasks[k].owner;
-    if (group_end && acc >= target && k + 1 < ntasks && nc <= nchunks) {
-      chunk_start[nc++] = k + 1;
-      acc = 0;
-    }
-  }
-  chunk_start[nc] = ntasks;
+  const k2_omp_task *tasks = plan->tasks;
+  const uint64_t *chunk_start = plan->chunk_start;
+  uint64_t nc = plan->nchunks;
+  uint32_t task_level = plan->task_level;
+  int nthreads = plan->nthreads;
 
   int err = 0;
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1)
@@ -185,8 +244,7 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
       free(sc.col[l]);
     }
   }
-  free(chunk_start);
-  free(tasks);
+  k2_omp_plan_free(own);
   if (err) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
   return 0;
 }

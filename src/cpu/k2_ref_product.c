@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch/k2_kernels.h"
+#include "engine/k2_kernels.h"
 #include "util/k2_error.h"
 
 typedef union {

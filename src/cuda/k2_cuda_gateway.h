@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 // k2_kernels.h is plain C without linkage guards: C linkage for its declarations here.
-#include "dispatch/k2_kernels.h"
+#include "engine/k2_kernels.h"
 
 // Device configuration of one matrix (K2_DeviceConfig in include/k2grb/device.h).
 #define K2_CUDA_CONFIG_AUTO (-1)  // FRONTIER if the view has frontier codes, else TREE

@@ -6,9 +6,12 @@
 // can prove which engine ran.
 #include "dispatch/k2_dispatch.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/k2_omp_plan.h"
+#include "cuda/k2_cuda_gateway.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 
@@ -47,21 +50,14 @@ const char *K2_engine_name(K2_Engine engine) {
 }
 
 void k2_dispatch_engine_from_env(void) {
+  const char *strict = getenv("K2GRB_STRICT");
+  if (strict != NULL && strcmp(strict, "1") == 0) k2_strict = true;
   const char *e = getenv("K2GRB_ENGINE");
   if (e == NULL) return;
   if (strcmp(e, "reference") == 0) k2_engine_choice = K2_ENGINE_REFERENCE;
   else if (strcmp(e, "openmp") == 0) k2_engine_choice = K2_ENGINE_OPENMP;
   else if (strcmp(e, "cuda") == 0) k2_engine_choice = K2_ENGINE_CUDA;
   else k2_engine_choice = K2_ENGINE_AUTO;
-}
-
-bool k2_product_supported(const k2_product *P) {
-  if ((unsigned)P->type >= K2_T_COUNT || (unsigned)P->monoid >= K2_MON_COUNT ||
-      (unsigned)P->mult >= K2_MUL_COUNT || P->batch == 0)
-    return false;
-  if (P->monoid == K2_MON_LOR && P->type != K2_T_BOOL) return false;
-  if (P->mult == K2_MUL_INDEX && P->type == K2_T_BOOL) return false;
-  return true;
 }
 
 static GrB_Info k2_engine_result(int rc, const char *engine) {
@@ -87,11 +83,47 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P) {
     k2_engine_last = K2_ENGINE_REFERENCE;
     return k2_engine_result(rc, "reference");
   }
-  if (choice == K2_ENGINE_CUDA) {
-    // The CUDA engine is wired in by src/cuda's gateway when built with CUDA.
+  // The GPU: when asked for, or AUTO with a device present. The tree is uploaded once, under the
+  // matrix lock, and stays resident until the matrix changes or is freed.
+  if (choice == K2_ENGINE_CUDA || (choice == K2_ENGINE_AUTO && k2_cuda_available())) {
     rc = K2_DECLINED;
-    if (k2_strict) return k2_engine_result(rc, "cuda");
+    if (k2_cuda_available()) {
+      pthread_mutex_lock(&A->lock);
+      rc = 0;
+      if (A->device == NULL) rc = k2_cuda_upload(&v, K2_CUDA_CONFIG_AUTO, &A->device);
+      v.device = A->device;
+      pthread_mutex_unlock(&A->lock);
+      if (rc == 0) rc = k2_cuda_product(&v, P);
+    } else {
+      k2_error_set(GrB_NOT_IMPLEMENTED, "no CUDA device (or built without CUDA)");
+    }
+    if (rc == 0) {
+      k2_engine_last = K2_ENGINE_CUDA;
+      return GrB_SUCCESS;
+    }
+    if (rc != K2_DECLINED) return (GrB_Info)rc;
+    if (k2_strict) {
+      char why[256];
+      snprintf(why, sizeof why, "%s", k2_error_get());
+      K2_FAIL(GrB_NOT_IMPLEMENTED, "the CUDA engine declined the product (strict mode): %s", why);
+    }
   }
+  // the OpenMP engine's task plan for this direction, built once per matrix
+  k2_engine_cache *pc = &A->cpu_plan[P->left ? 1 : 0];
+  if (__atomic_load_n(&pc->data, __ATOMIC_ACQUIRE) == NULL) {
+    pthread_mutex_lock(&A->lock);
+    if (pc->data == NULL) {
+      k2_omp_plan *plan = NULL;
+      if (k2_omp_plan_new(&v, P->left, &plan) == 0) {
+        pc->free = k2_omp_plan_free;
+        pc->bytes = k2_omp_plan_bytes(plan);
+        __atomic_store_n(&pc->data, plan, __ATOMIC_RELEASE);
+      }
+    }
+    pthread_mutex_unlock(&A->lock);
+  }
+  v.cpu_plan[0] = __atomic_load_n(&A->cpu_plan[0].data, __ATOMIC_ACQUIRE);
+  v.cpu_plan[1] = __atomic_load_n(&A->cpu_plan[1].data, __ATOMIC_ACQUIRE);
   rc = k2_omp_product(&v, P);
   k2_engine_last = K2_ENGINE_OPENMP;
   if (rc == K2_DECLINED && !k2_strict) {

@@ -9,7 +9,7 @@
 
 #include <k2grb.h>
 
-#include "dispatch/k2_kernels.h"
+#include "engine/k2_kernels.h"
 
 // Run P on A. The caller fills every field of P but the view. Returns GrB_SUCCESS or an error
 // (never K2_DECLINED). Records which engine ran (K2_last_engine).

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <k2grb.h>
 
+#include "cuda/k2_cuda_gateway.h"
 #include "util/k2_error.h"
 
 void k2_dispatch_engine_from_env(void);
@@ -22,6 +23,7 @@ GrB_Info K2_init(void) {
 GrB_Info K2_finalize(void) {
   if (k2_init_count == 0) return GrB_SUCCESS;
   if (--k2_init_count > 0) return GrB_SUCCESS;
+  k2_cuda_trim();  // the CUDA engine's shared workspace
   if (k2_owns_graphblas) GrB_finalize();
   k2_owns_graphblas = false;
   return GrB_SUCCESS;

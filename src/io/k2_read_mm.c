@@ -17,7 +17,8 @@
 //  - array format: a dense pattern (every stored value is an entry), column by column; for the
 //    symmetric kinds the stored lower triangle is mirrored, skew-symmetric has no diagonal;
 //  - blank lines and '%' lines are skipped anywhere after the banner;
-//  - integer values must be integers (any length), real values decimal numbers or inf/nan.
+//  - integer values must be integers (any length), real values decimal numbers or inf/nan;
+//    LAGraph's "%%GraphBLAS type float|double" comment makes an integer file's values real.
 #include <string.h>
 #include <strings.h>
 
@@ -269,8 +270,17 @@ GrB_Info k2_read_matrix_market(K2_Edges *E, k2_text *t) {
     return k2_text_error(t, GrB_INVALID_VALUE, "'array pattern' is not a Matrix Market combination");
   }
 
-  // size line
-  info = mm_next_data(t, &line, &len);
+  // size line; on the way, LAGraph's "%%GraphBLAS type float|double" comment says that an
+  // "integer" file holds floating-point values (LAGraph's matrix_fp32.mtx has -inf): accept them
+  for (;;) {
+    info = k2_text_next(t, &line, &len);
+    if (info != GrB_SUCCESS || !mm_skip_line(line)) break;
+    const char *c = k2_skip_blanks(line);
+    if (field == MM_INTEGER && strncmp(c, "%%GraphBLAS type ", 17) == 0) {
+      const char *ty = k2_skip_blanks(c + 17);
+      if (strncmp(ty, "float", 5) == 0 || strncmp(ty, "double", 6) == 0) field = MM_REAL;
+    }
+  }
   if (info == GrB_NO_VALUE) {
     return k2_text_error(t, GrB_INVALID_VALUE, "file ends before the size line");
   }

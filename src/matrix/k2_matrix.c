@@ -91,6 +91,10 @@ GrB_Info K2_Matrix_new(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols) {
 
 void k2_matrix_invalidate(K2_Matrix A) {
   if (A->grb_cache != NULL) GrB_Matrix_free(&A->grb_cache);
+  for (int k = 0; k < 2; k++) {
+    if (A->cpu_plan[k].data != NULL && A->cpu_plan[k].free != NULL) A->cpu_plan[k].free(A->cpu_plan[k].data);
+    A->cpu_plan[k] = (k2_engine_cache){NULL, NULL, 0};
+  }
   if (A->device != NULL && k2_device_release_hook != NULL) k2_device_release_hook(A->device);
   A->device = NULL;
 }
@@ -536,7 +540,7 @@ GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
   u->pending = A->cap_pending * sizeof(k2_pending_edit);
   size_t cache = 0;
   if (A->grb_cache != NULL && GxB_Matrix_memoryUsage(&cache, A->grb_cache) != GrB_SUCCESS) cache = 0;
-  u->cache = cache;
+  u->cache = cache + A->cpu_plan[0].bytes + A->cpu_plan[1].bytes;
   u->total = u->tree + u->directory + u->top + u->frontier + u->pending + u->cache + sizeof *A;
   u->levels = t->levels;
   u->leaf_log = t->leaf_log;

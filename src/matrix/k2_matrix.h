@@ -42,6 +42,14 @@ typedef struct {
   bool insert;  // true: setElement, false: removeElement
 } k2_pending_edit;
 
+// Something an engine derived from the tree (a plan, a copy), freed by its own function when the
+// tree changes or the matrix is freed, so the matrix needs to know nothing of the engine.
+typedef struct {
+  void *data;
+  void (*free)(void *data);
+  uint64_t bytes;
+} k2_engine_cache;
+
 struct K2_Matrix_opaque {
   uint64_t magic;
   K2_Format fmt;
@@ -54,6 +62,7 @@ struct K2_Matrix_opaque {
   pthread_mutex_t lock;
   GrB_Matrix grb_cache;     // the bridge's materialized GrB_Matrix (NULL if none)
   void *device;             // CUDA residency (src/cuda), NULL if none
+  k2_engine_cache cpu_plan[2];  // the OpenMP engine's task plans (right, left), built on demand
   char error[256];          // last error on this object
 };
 

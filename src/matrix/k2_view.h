@@ -49,6 +49,7 @@ typedef struct {
   const uint64_t *frontier_codes; // codes of level levels-1, or NULL
   double weight;                  // the edge weight (iso value)
   void *device;                   // the CUDA engine's resident copy of this tree, or NULL
+  const void *cpu_plan[2];        // the OpenMP engine's task plans (right, left), or NULL
 } k2_view;
 
 // 4-bit signature of internal node p.

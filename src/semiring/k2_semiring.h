@@ -11,7 +11,7 @@
 
 #include <k2grb.h>
 
-#include "dispatch/k2_kernels.h"
+#include "engine/k2_kernels.h"
 
 // The multiply seen as g(a, v), a = the matrix value (the edge weight), v = the vector value.
 typedef enum {

@@ -657,13 +657,16 @@ static void test_differential(void **state) {
   int fails = 0;
   // Tiny cases: one thread keeps OpenMP start-up out of the run time (set K2GRB_DIFF_THREADS
   // to test the parallel paths); even cases use the OpenMP engine, odd ones the reference.
+  // K2GRB_DIFF_ENGINE=cuda runs every case on the CUDA engine (with K2GRB_STRICT=1 a decline fails)
+  const char *de = getenv("K2GRB_DIFF_ENGINE");
+  bool on_cuda = de != NULL && strcmp(de, "cuda") == 0;
   const char *th = getenv("K2GRB_DIFF_THREADS");
   int saved_threads = omp_get_max_threads();
   omp_set_num_threads(th ? atoi(th) : 1);
   for (long c = 0; c < cases && fails < 10; c++) {
     // one seed per case, so any failing case reruns alone: K2GRB_SOAK_SEED=<seed> K2GRB_SOAK_CASES=1
     uint64_t seed = base + (uint64_t)c;
-    K2_ASSERT_OK(K2_set_engine(seed % 2 ? K2_ENGINE_REFERENCE : K2_ENGINE_OPENMP));
+    K2_ASSERT_OK(K2_set_engine(on_cuda ? K2_ENGINE_CUDA : seed % 2 ? K2_ENGINE_REFERENCE : K2_ENGINE_OPENMP));
     fails += (c % 8 == 7) ? run_mxm_case(seed, &st) : run_case(seed, &st, verbose);
   }
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));

@@ -1,0 +1,19 @@
+// k2_omp_plan.h: the OpenMP engine's per-matrix task plan (internal).
+// SPDX-License-Identifier: Apache-2.0
+//
+// Which nodes are tasks, which output block each owns and how tasks are chunked for the threads
+// depends only on the tree, the direction and the thread count: the dispatcher builds it once
+// per matrix and direction and hands it to the engine through the view (k2_view.cpu_plan).
+#ifndef K2_OMP_PLAN_H
+#define K2_OMP_PLAN_H
+
+#include "matrix/k2_view.h"
+
+typedef struct k2_omp_plan k2_omp_plan;
+
+// 0, or a GrB_Info error code.
+int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **plan);
+void k2_omp_plan_free(void *plan);
+uint64_t k2_omp_plan_bytes(const k2_omp_plan *plan);
+
+#endif

@@ -1,0 +1,12 @@
+// k2_product.c: what every engine accepts of a product description (k2_kernels.h).
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/k2_kernels.h"
+
+bool k2_product_supported(const k2_product *P) {
+  if ((unsigned)P->type >= K2_T_COUNT || (unsigned)P->monoid >= K2_MON_COUNT ||
+      (unsigned)P->mult >= K2_MUL_COUNT || P->batch == 0)
+    return false;
+  if (P->monoid == K2_MON_LOR && P->type != K2_T_BOOL) return false;
+  if (P->mult == K2_MUL_INDEX && P->type == K2_T_BOOL) return false;
+  return true;
+}
