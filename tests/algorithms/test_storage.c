@@ -2,7 +2,7 @@
 // networkit files, a road network, the Software Heritage example) gives the same results on
 // a GrB_Matrix and on a K2_Matrix: BFS levels identical and equal to a serial BFS, parents
 // valid, hop SSSP equal to BFS, components equal to union-find, PageRank within FP32
-// rounding with the same iteration count; multi-source BFS on the smaller graphs.
+// rounding (1e-5) with the same iteration count; multi-source BFS on the smaller graphs.
 // SPDX-License-Identifier: Apache-2.0
 #include <time.h>
 
@@ -140,7 +140,7 @@ static void check_graph(const storage_case *c) {
     alg_dense_fp64(a, r1, n);
     alg_dense_fp64(b, r2, n);
     for (GrB_Index i = 0; i < n; i++) diff = fmax(diff, fabs(a[i] - b[i]));
-    assert_true(diff < 1e-6);
+    assert_true(diff < 1e-5);  // FP32 sums in another order (LAGraph accepts 1e-4)
     free(a);
     free(b);
   }
