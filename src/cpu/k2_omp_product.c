@@ -134,7 +134,7 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   k2_omp_plan *p = calloc(1, sizeof *p);
   if (p == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
   // small trees: one thread, no team (a parallel region costs more than the product)
-  p->nthreads = A->n_leaves < 8192 ? 1 : omp_get_max_threads();
+  p->nthreads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   p->left = left;
   if (A->n_internal == 0) {  // an empty tree: nothing to do, an empty plan
     p->chunk_start = calloc(1, sizeof(uint64_t));
@@ -203,7 +203,7 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
   // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
   const k2_omp_plan *plan = A->cpu_plan[P->left];
   k2_omp_plan *own = NULL;
-  int want_threads = A->n_leaves < 8192 ? 1 : omp_get_max_threads();
+  int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   if (plan == NULL || plan->left != P->left || plan->nthreads != want_threads) {
     int rc = k2_omp_plan_new(A, P->left, &own);
     if (rc != 0) return rc;
