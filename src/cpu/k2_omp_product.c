@@ -182,8 +182,7 @@ static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
   bool zero = P->monoid == K2_MON_PLUS || P->monoid == K2_MON_LOR || P->monoid == K2_MON_ANY ||
               (P->type == K2_T_BOOL && P->monoid == K2_MON_MAX);
   if (zero) {
-#pragma omp parallel for schedule(static) if (ny > 65536)
-    for (uint64_t k = 0; k < ny; k++) memset((char *)P->y + k * sz, 0, sz);
+    memset(P->y, 0, ny * sz);
   } else {
     k2_omp_fill_extreme(P, ny);
   }
