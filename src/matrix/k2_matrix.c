@@ -121,20 +121,32 @@ static void k2_matrix_replace_tree(K2_Matrix A, k2_tree *t) {
   A->tree = *t;
 }
 
-GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, GrB_Index nvals) {
+// Checks shared by the build entries: the handle, the arrays, the count.
+static GrB_Info k2_build_args(K2_Matrix A, const void *I, const void *J, GrB_Index nvals) {
   K2_CHECK_MATRIX(A, "K2_Matrix_build");
-  if (nvals > 0) {
-    if (I == NULL || J == NULL) K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_build: I or J is NULL");
-  }
+  if (nvals > 0 && (I == NULL || J == NULL))
+    K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_build: I or J is NULL");
   if (nvals > (GrB_Index)INT64_MAX / 16)
     K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_build: nvals %llu too large",
                    (unsigned long long)nvals);
-  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols;
-  // Find the first bad index in parallel (the smallest k, for a stable message).
-  uint64_t bad = UINT64_MAX;
-#pragma omp parallel for reduction(min : bad) schedule(static) if (nvals > 65536)
-  for (uint64_t k = 0; k < nvals; k++)
-    if (I[k] >= nrows || J[k] >= ncols) bad = k < bad ? k : bad;
+  return GrB_SUCCESS;
+}
+
+// The first k with (I[k], J[k]) outside the matrix, or UINT64_MAX (parallel; the smallest k, for
+// a stable message).
+#define K2_FIRST_OUTSIDE(bad, I, J, nvals, nrows, ncols)                          \
+  do {                                                                            \
+    bad = UINT64_MAX;                                                             \
+    _Pragma("omp parallel for reduction(min : bad) schedule(static) if (nvals > 65536)") \
+    for (uint64_t k = 0; k < (nvals); k++)                                        \
+      if ((I)[k] >= (nrows) || (J)[k] >= (ncols)) bad = k < bad ? k : bad;        \
+  } while (0)
+
+GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, GrB_Index nvals) {
+  GrB_Info info = k2_build_args(A, I, J, nvals);
+  if (info != GrB_SUCCESS) return info;
+  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols, bad;
+  K2_FIRST_OUTSIDE(bad, I, J, nvals, nrows, ncols);
   if (bad != UINT64_MAX)
     K2_MATRIX_FAIL(A, GrB_INVALID_INDEX,
                    "K2_Matrix_build: entry %llu = (%u, %u) is outside the %llu x %llu matrix",
@@ -142,7 +154,7 @@ GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, G
                    (unsigned long long)ncols);
   pthread_mutex_lock(&A->lock);
   k2_tree t;
-  GrB_Info info = k2_tree_build(&t, nrows, ncols, &A->fmt, I, J, nvals);
+  info = k2_tree_build(&t, nrows, ncols, &A->fmt, I, J, nvals);
   if (info == GrB_SUCCESS) {
     k2_matrix_replace_tree(A, &t);
     A->n_pending = 0;
@@ -154,17 +166,10 @@ GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, G
 }
 
 GrB_Info K2_Matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, GrB_Index nvals) {
-  K2_CHECK_MATRIX(A, "K2_Matrix_build");
-  if (nvals > 0 && (I == NULL || J == NULL))
-    K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_build: I or J is NULL");
-  if (nvals > (GrB_Index)INT64_MAX / 16)
-    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_build: nvals %llu too large",
-                   (unsigned long long)nvals);
-  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols;
-  uint64_t bad = UINT64_MAX;
-#pragma omp parallel for reduction(min : bad) schedule(static) if (nvals > 65536)
-  for (uint64_t k = 0; k < nvals; k++)
-    if (I[k] >= nrows || J[k] >= ncols) bad = k < bad ? k : bad;
+  GrB_Info info = k2_build_args(A, I, J, nvals);
+  if (info != GrB_SUCCESS) return info;
+  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols, bad;
+  K2_FIRST_OUTSIDE(bad, I, J, nvals, nrows, ncols);
   if (bad != UINT64_MAX)
     K2_MATRIX_FAIL(A, GrB_INVALID_INDEX,
                    "K2_Matrix_build: entry %llu = (%llu, %llu) is outside the %llu x %llu matrix",
@@ -183,7 +188,7 @@ GrB_Info K2_Matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, G
     I32[k] = (uint32_t)I[k];
     J32[k] = (uint32_t)J[k];
   }
-  GrB_Info info = K2_Matrix_build_32(A, I32, J32, nvals);
+  info = K2_Matrix_build_32(A, I32, J32, nvals);
   free(I32);
   free(J32);
   return info;
