@@ -452,22 +452,24 @@ GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_
   return GrB_SUCCESS;
 }
 
+// The columns of row idx (by_col false) or the rows of column idx (by_col true).
+static GrB_Info k2_matrix_line(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index idx, bool by_col,
+                               const char *where) {
+  K2_CHECK_PTR(count, where, "count");
+  K2_READY(A, where);
+  uint64_t limit = by_col ? A->tree.ncols : A->tree.nrows;
+  if (idx >= limit)
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "%s: %s %llu outside 0..%llu", where, by_col ? "column" : "row",
+                   (unsigned long long)idx, (unsigned long long)limit);
+  return k2_query_line(&A->tree, by_col, idx, out, count);
+}
+
 GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i) {
-  K2_CHECK_PTR(count, "K2_Matrix_rowNeighbors", "count");
-  K2_READY(A, "K2_Matrix_rowNeighbors");
-  if (i >= A->tree.nrows)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "K2_Matrix_rowNeighbors: row %llu outside 0..%llu",
-                   (unsigned long long)i, (unsigned long long)A->tree.nrows);
-  return k2_query_line(&A->tree, false, i, out, count);
+  return k2_matrix_line(out, count, A, i, false, "K2_Matrix_rowNeighbors");
 }
 
 GrB_Info K2_Matrix_colNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index j) {
-  K2_CHECK_PTR(count, "K2_Matrix_colNeighbors", "count");
-  K2_READY(A, "K2_Matrix_colNeighbors");
-  if (j >= A->tree.ncols)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "K2_Matrix_colNeighbors: column %llu outside 0..%llu",
-                   (unsigned long long)j, (unsigned long long)A->tree.ncols);
-  return k2_query_line(&A->tree, true, j, out, count);
+  return k2_matrix_line(out, count, A, j, true, "K2_Matrix_colNeighbors");
 }
 
 GrB_Info K2_Matrix_isEqual(bool *equal, K2_Matrix A, K2_Matrix B) {
