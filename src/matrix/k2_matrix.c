@@ -434,12 +434,10 @@ GrB_Info K2_Matrix_isEntry(bool *present, K2_Matrix A, GrB_Index i, GrB_Index j)
 
 GrB_Info K2_Matrix_extractElement_BOOL(bool *x, K2_Matrix A, GrB_Index i, GrB_Index j) {
   K2_CHECK_PTR(x, "K2_Matrix_extractElement", "x");
-  bool present;
-  GrB_Info info = K2_Matrix_isEntry(&present, A, i, j);
-  if (info != GrB_SUCCESS) return info;
-  if (!present) return GrB_NO_VALUE;
-  *x = A->weight != 0;
-  return GrB_SUCCESS;
+  double w;
+  GrB_Info info = K2_Matrix_extractElement_FP64(&w, A, i, j);
+  if (info == GrB_SUCCESS) *x = w != 0;
+  return info;
 }
 
 GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_Index j) {

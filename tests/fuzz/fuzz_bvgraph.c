@@ -14,9 +14,21 @@
 
 #include <k2grb.h>
 
+#include "fuzz_text.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char fuzz_dir[256];
+
+static void remove_dir(void) {
+  const char *ext[] = {"properties", "graph", "offsets"};
+  char path[300];
+  for (int k = 0; k < 3; k++) {
+    snprintf(path, sizeof path, "%s/g.%s", fuzz_dir, ext[k]);
+    unlink(path);
+  }
+  rmdir(fuzz_dir);
+}
 
 static int write_part(const char *ext, const uint8_t *p, size_t n) {
   char path[300];
@@ -36,6 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (fuzz_dir[0] == '\0') {
     snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/k2fuzz-bv-XXXXXX");
     if (mkdtemp(fuzz_dir) == NULL) abort();
+    atexit(remove_dir);
   }
   if (size < 9) return 0;
   uint8_t options = data[0];
@@ -71,11 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (memcmp(&E, &before, sizeof E) != 0) abort();  // touched on error
     return 0;
   }
-  if (E.nrows > K2_INDEX_MAX || E.ncols > K2_INDEX_MAX || E.nvals > E.capacity) abort();
-  for (GrB_Index e = 0; e < E.nvals; e++) {
-    if (E.I[e] >= E.nrows || E.J[e] >= E.ncols) abort();
-    if (opt.drop_self_loops && E.I[e] == E.J[e]) abort();
-  }
+  fuzz_check_edges(&E, opt.drop_self_loops);
   K2_Edges_free(&E);
   return 0;
 }
