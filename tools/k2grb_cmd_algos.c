@@ -75,6 +75,21 @@ static int run_check_source(k2_cli_run *R, unsigned long long s) {
   return 0;
 }
 
+// The report lines shared by single-source commands: source, vertices reached, the largest value
+// (`max_key`), time and engine.
+static void run_report_source(k2_cli_run *R, GrB_Vector v, const char *max_key, double seconds,
+                              const char *engine) {
+  GrB_Index reached = 0;
+  int64_t max = 0;
+  GrB_Vector_nvals(&reached, v);
+  GrB_reduce(&max, NULL, GrB_MAX_MONOID_INT64, v, NULL);
+  k2_cli_rep_num(&R->r, "source", "%llu", R->o.source);
+  k2_cli_rep_num(&R->r, "reached", "%llu", (unsigned long long)reached);
+  k2_cli_rep_num(&R->r, max_key, "%lld", (long long)max);
+  k2_cli_rep_num(&R->r, "seconds", "%.6f", seconds);
+  k2_cli_rep_str(&R->r, "engine", "%s", engine);
+}
+
 static int run_alg_error(k2_cli_run *R, GrB_Info info) {
   return k2_cli_error(&R->o, K2_CLI_FAIL, "%s (GrB_Info %d)", R->msg[0] ? R->msg : K2_error_string(), (int)info);
 }
@@ -103,15 +118,7 @@ int k2grb_bfs(int argc, char **argv) {
   double t = k2_cli_now() - t0;
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
   const char *engine = k2_cli_engine();
-  GrB_Index reached = 0;
-  int64_t depth = 0;
-  GrB_Vector_nvals(&reached, level);
-  GrB_reduce(&depth, NULL, GrB_MAX_MONOID_INT64, level, NULL);
-  k2_cli_rep_num(&R.r, "source", "%llu", R.o.source);
-  k2_cli_rep_num(&R.r, "reached", "%llu", (unsigned long long)reached);
-  k2_cli_rep_num(&R.r, "max_level", "%lld", (long long)depth);
-  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
-  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  run_report_source(&R, level, "max_level", t, engine);
   if (R.o.check) {
     GrB_Vector l2 = NULL;
     t0 = k2_cli_now();
@@ -378,15 +385,7 @@ int k2grb_sssp(int argc, char **argv) {
   double t = k2_cli_now() - t0;
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
   const char *engine = k2_cli_engine();
-  GrB_Index reached = 0;
-  int64_t far = 0;
-  GrB_Vector_nvals(&reached, d);
-  GrB_reduce(&far, NULL, GrB_MAX_MONOID_INT64, d, NULL);
-  k2_cli_rep_num(&R.r, "source", "%llu", R.o.source);
-  k2_cli_rep_num(&R.r, "reached", "%llu", (unsigned long long)reached);
-  k2_cli_rep_num(&R.r, "max_distance", "%lld", (long long)far);
-  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
-  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  run_report_source(&R, d, "max_distance", t, engine);
   rc = 0;
   if (R.o.check) {
     t0 = k2_cli_now();
