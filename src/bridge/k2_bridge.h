@@ -42,12 +42,19 @@ GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, boo
 bool k2_bridge_real_type(GrB_Type t);
 
 // Vector u as a dense array of type t plus presence bytes (NULL when u is full). With
-// values == false only the pattern is read (*x is zeros). Arrays are malloc'd.
-GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, GrB_Vector u, k2_type t,
-                                bool values);
+// values == false only the pattern is read (*x is zeros). Arrays are malloc'd, except with
+// *borrowed: then they are u's own (full or bitmap u of type t), valid while u is unchanged,
+// and must not be freed or written.
+GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
+                                k2_type t, bool values);
 
 // Bytes per entry, 1 = skip (masked out), from a mask of length n (NULL when nothing to skip).
 GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
                                   bool structure);
+
+// Occupancy of A's rows (left: columns): one byte each, 1 iff it holds an entry, and their
+// number; computed by one engine product on first use and cached on the matrix until it changes.
+// The bytes stay valid while A is unchanged.
+GrB_Info k2_bridge_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left);
 
 #endif

@@ -29,28 +29,35 @@ static GrB_Index k2_count_present(const uint8_t *p, GrB_Index n) {
   return c;
 }
 
-// w<mask> = accum (w, T) where T is given by y / y_present (ownership taken on success).
+// T as GraphBLAS's vector: bitmap (values y, presence y_present) or, with y_present NULL, full.
+// Ownership of the arrays moves into T on success.
+static GrB_Info k2_bridge_pack(GrB_Vector T, void **y, uint8_t **y_present, GrB_Index n,
+                               size_t ts) {
+  GrB_Index ysize = (n > 0 ? n : 1) * ts, psize = n > 0 ? n : 1;
+  if (*y_present == NULL) return GxB_Vector_pack_Full(T, y, ysize, false, NULL);
+  GrB_Index nvals = k2_count_present(*y_present, n);
+  return GxB_Vector_pack_Bitmap(T, (int8_t **)y_present, y, psize, ysize, false, nvals, NULL);
+}
+
+// w<mask> = accum (w, T) where T is given by y / y_present (ownership taken on success;
+// y_present NULL: every entry present).
 GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
                                  GrB_Type wtype, k2_type t, void **y, uint8_t **y_present,
                                  GrB_Index n, bool replace, bool comp, bool structure,
                                  const char *fn) {
   size_t ts = k2_type_size(t);
-  GrB_Index nvals = k2_count_present(*y_present, n);
-  GrB_Index ysize = (n > 0 ? n : 1) * ts, psize = n > 0 ? n : 1;
   GrB_Info info;
   if (mask == NULL && !comp && accum == NULL && wtype == k2_type_grb(t)) {
-    info = GxB_Vector_pack_Bitmap(w, (int8_t **)y_present, y, psize, ysize, false, nvals, NULL);
+    info = k2_bridge_pack(w, y, y_present, n, ts);
     if (info != GrB_SUCCESS) {
-      K2_FAIL(info, "%s:%d: %s: GxB_Vector_pack_Bitmap failed (%d)", __FILE__, __LINE__, fn,
+      K2_FAIL(info, "%s:%d: %s: packing the result into w failed (%d)", __FILE__, __LINE__, fn,
               (int)info);
     }
     return GrB_SUCCESS;
   }
   GrB_Vector T = NULL;
   info = GrB_Vector_new(&T, k2_type_grb(t), n);
-  if (info == GrB_SUCCESS) {
-    info = GxB_Vector_pack_Bitmap(T, (int8_t **)y_present, y, psize, ysize, false, nvals, NULL);
-  }
+  if (info == GrB_SUCCESS) info = k2_bridge_pack(T, y, y_present, n, ts);
   if (info == GrB_SUCCESS) {
     info = GrB_Vector_apply(w, mask, accum, k2_type_identity_op(t), T,
                             k2_bridge_desc(replace, comp, structure));
@@ -191,8 +198,23 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   size_t ts = k2_type_size(c.type);
   void *x = NULL, *y = NULL;
   uint8_t *xp = NULL, *yp = NULL, *skip = NULL;
-#define K2_FREE_WORK do { free(x); free(xp); free(y); free(yp); free(skip); } while (0)
-  K2_TRY(k2_bridge_vector_dense(&x, &xp, u, c.type, c.reads_vec));
+  bool borrowed = false;  // x, xp are u's own arrays (read in place, never freed here)
+#define K2_FREE_WORK                                                    \
+  do {                                                                  \
+    if (!borrowed) {                                                    \
+      free(x);                                                          \
+      free(xp);                                                         \
+    }                                                                   \
+    free(y);                                                            \
+    free(yp);                                                           \
+    free(skip);                                                         \
+  } while (0)
+  K2_TRY(k2_bridge_vector_dense(&x, &xp, &borrowed, u, c.type, c.reads_vec));
+  // Every u(j) present: T's structure is A's row (column) occupancy, known in advance, so the
+  // engine tracks no presence and T is full when every row is occupied.
+  const uint8_t *occ = NULL;
+  uint64_t occ_count = 0;
+  if (xp == NULL) K2_TRY(k2_bridge_occupancy(&occ, &occ_count, A, left));
   if (mask != NULL || comp) {
     if (mask == NULL) {
       // complement of no mask: nothing may be written; GraphBLAS still computes nothing useful
@@ -203,8 +225,10 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
     }
   }
   y = malloc((wn > 0 ? wn : 1) * ts);
-  yp = malloc(wn > 0 ? wn : 1);
-  if (y == NULL || yp == NULL || ((mask != NULL || comp) && skip == NULL)) {
+  // masked-out entries need no presence either: the mask drops them when T is applied
+  if (occ == NULL || occ_count < wn) yp = malloc(wn > 0 ? wn : 1);
+  if (y == NULL || ((occ == NULL || occ_count < wn) && yp == NULL) ||
+      ((mask != NULL || comp) && skip == NULL)) {
     K2_FREE_WORK;
     K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory (%llu entries)", __FILE__, __LINE__, fn,
             (unsigned long long)wn);
@@ -214,14 +238,19 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   P.x = x;
   P.x_present = xp;
   P.y = y;
-  P.y_present = yp;
+  P.y_present = occ == NULL ? yp : NULL;
   P.y_skip = skip;
   K2_TRY(k2_dispatch_product(A, &P));
+  if (occ != NULL && yp != NULL) memcpy(yp, occ, wn);
   K2_Path path = K2_last_engine() == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
-  free(x);
-  free(xp);
+  // u is no longer needed: w may be u itself (aliasing), and packing into w releases its arrays
+  if (!borrowed) {
+    free(x);
+    free(xp);
+  }
   free(skip);
-  x = xp = skip = NULL;
+  x = NULL;
+  xp = skip = NULL;
   K2_TRY(k2_bridge_finish_vector(w, mask, accum, wt, c.type, &y, &yp, wn, replace, comp,
                                  structure, fn));
   K2_FREE_WORK;

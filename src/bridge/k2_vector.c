@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bridge/k2_bridge.h"
+#include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
 
 bool k2_bridge_real_type(GrB_Type t) {
@@ -52,14 +53,42 @@ static GrB_Info k2_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector u, k2
   }
 }
 
-GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, GrB_Vector u, k2_type t,
-                                bool values) {
+// u's own arrays when they already are what the engines read: a full or bitmap vector of the
+// semiring's type that is not iso. A GxB_Iterator exposes them (values Ax, bitmap Ab) without
+// a copy and without changing u, so concurrent readers of u are safe. False: copy instead.
+static bool k2_vector_borrow(const void **x, const uint8_t **present, GrB_Vector u, k2_type t) {
+  GrB_Type ut = NULL;
+  if (GxB_Vector_type(&ut, u) != GrB_SUCCESS || ut != k2_type_grb(t)) return false;
+  GxB_Iterator it = NULL;
+  if (GxB_Iterator_new(&it) != GrB_SUCCESS) return false;
+  bool ok = GxB_Vector_Iterator_attach(it, u, NULL) == GrB_SUCCESS && !it->iso &&
+            it->type_size == k2_type_size(t) && it->Ax != NULL &&
+            (it->A_sparsity == GxB_FULL || (it->A_sparsity == GxB_BITMAP && it->Ab != NULL));
+  if (ok) {
+    *x = it->Ax;
+    *present = it->A_sparsity == GxB_BITMAP ? (const uint8_t *)it->Ab : NULL;
+  }
+  GxB_Iterator_free(&it);
+  return ok;
+}
+
+GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
+                                k2_type t, bool values) {
   *x = NULL;
   *present = NULL;
+  *borrowed = false;
   GrB_Index n, nv;
   GrB_Info info = GrB_Vector_size(&n, u);
   if (info == GrB_SUCCESS) info = GrB_Vector_nvals(&nv, u);
   if (info != GrB_SUCCESS) return info;
+  const void *bx;
+  const uint8_t *bp;
+  if (n > 0 && k2_vector_borrow(&bx, &bp, u, t)) {
+    *x = (void *)bx;
+    *present = (uint8_t *)bp;
+    *borrowed = true;
+    return GrB_SUCCESS;
+  }
   size_t ts = k2_type_size(t);
   GrB_Index *I = NULL;
   void *X = NULL;

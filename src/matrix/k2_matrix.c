@@ -94,6 +94,9 @@ void k2_matrix_invalidate(K2_Matrix A) {
   for (int k = 0; k < 2; k++) {
     if (A->cpu_plan[k].data != NULL && A->cpu_plan[k].free != NULL) A->cpu_plan[k].free(A->cpu_plan[k].data);
     A->cpu_plan[k] = (k2_engine_cache){NULL, NULL, 0};
+    free(A->occupied[k]);
+    A->occupied[k] = NULL;
+    A->occupied_count[k] = 0;
   }
   if (A->device != NULL && k2_device_release_hook != NULL) k2_device_release_hook(A->device);
   A->device = NULL;
@@ -546,6 +549,8 @@ GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
   size_t cache = 0;
   if (A->grb_cache != NULL && GxB_Matrix_memoryUsage(&cache, A->grb_cache) != GrB_SUCCESS) cache = 0;
   u->cache = cache + A->cpu_plan[0].bytes + A->cpu_plan[1].bytes;
+  if (A->occupied[0] != NULL) u->cache += t->nrows;
+  if (A->occupied[1] != NULL) u->cache += t->ncols;
   u->total = u->tree + u->directory + u->top + u->frontier + u->pending + u->cache + sizeof *A;
   u->levels = t->levels;
   u->leaf_log = t->leaf_log;
