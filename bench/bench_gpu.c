@@ -2,12 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Per graph: sizes (tree, k², k²+F, bCSR, cuSPARSE CSR FP32), the device working set of one
-// product, and the time per product (median of 10 runs of 50 products, CUDA events) of right,
-// left and batched (B = 128, time per vector) products: k² (tree only), k²+F (cached
-// frontier), cuSPARSE (SpMV, transposed SpMV, fastest SpMM) and bCSR (thread or warp per row,
-// atomics for left). FP32 vectors with dyadic values, so every engine's sums are exact and the
-// engines must agree bit for bit; the run fails otherwise.
+// product, and the time per product (median of 10 runs of 50 products, CUDA events; fewer
+// products per run when one takes over 0.5 ms) of right, left and batched (B = 128, time per
+// vector) products: k² (tree only), k²+F (cached frontier), cuSPARSE (SpMV, transposed SpMV,
+// fastest SpMM) and bCSR (thread or warp per row, atomics for left). Also, for right products:
+// k² with a tile of 2^17 children (its working set and time: the scratch / launches trade-off)
+// and k²+F with the generic leaf kernel instead of the specialised plus kernel. FP32 vectors
+// with dyadic values, so every engine's sums are exact and the engines must agree bit for bit;
+// the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
+// batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
+//             [--batch-max-n N]
 // Graphs: real graphs of the data folder (K2GRB_DATA_DIR: BVGraph crawls, text edge lists),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
 // edge factor 16) with and without a random vertex permutation, a 2-D grid (4 neighbours).
@@ -193,6 +198,21 @@ static void check(const char *graph_name, const char *what, const float *ref, fl
 }
 
 static FILE *g_csv;
+static uint64_t g_batch_max_n = UINT64_C(1) << 25;  // --batch-max-n: larger graphs skip batches
+#define SMALL_TILE (UINT64_C(1) << 17)              // the working-set / time trade-off column
+
+static void set_tile(uint64_t M) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.tile = M;
+  k2_cuda_settings_set(&s);
+}
+static void set_fast_leaf(bool on) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.fast_leaf = on;
+  k2_cuda_settings_set(&s);
+}
 
 static void bench_graph(graph *g) {
   double t0 = omp_get_wtime();
@@ -217,19 +237,27 @@ static void bench_graph(graph *g) {
   for (uint64_t r = 0; r < g->n; r++) rp[r + 1] += rp[r];
   free(I);
   void *stream = k2_cuda_stream();
-  bg_csr *c = bg_csr_new(g->n, g->n, rp, J, nnz, BATCH, stream);
+  // B = 128 vectors of n entries, twice (X and Y) per engine: past --batch-max-n rows the
+  // batches would not fit beside the matrices, so they are skipped (reported as nan)
+  const bool batch = g->n <= g_batch_max_n;
+  const int nops = batch ? 3 : 2;
+  bg_csr *c = bg_csr_new(g->n, g->n, rp, J, nnz, batch ? BATCH : 1, stream);
   free(rp);
   free(J);
 
   K2_MemoryUsage mu;
   K2_Matrix_memoryUsage(&mu, A);
   const uint64_t tree = mu.tree + mu.directory + mu.top;
-  K2_DeviceBytes wk, wf, wkb, wfb;
+  K2_DeviceBytes wk, wf, wkb, wfb, wks;
+  set_tile(SMALL_TILE);
+  K2_Matrix_deviceBytes(&wks, A, K2_DEVICE_TREE_ONLY, GrB_FP32, 1, false, 0);
+  set_tile(UINT64_C(1) << 20);
   K2_Matrix_deviceBytes(&wk, A, K2_DEVICE_TREE_ONLY, GrB_FP32, 1, false, 0);
   K2_Matrix_deviceBytes(&wf, A, K2_DEVICE_FRONTIER, GrB_FP32, 1, false, 0);
   K2_Matrix_deviceBytes(&wkb, A, K2_DEVICE_TREE_ONLY, GrB_FP32, BATCH, false, 0);
   K2_Matrix_deviceBytes(&wfb, A, K2_DEVICE_FRONTIER, GrB_FP32, BATCH, false, 0);
   const uint64_t vec = (g->n * 2) * 4;
+  if (!batch) wkb.total = wfb.total = 0;
   const uint64_t ws_cus = bg_csr_bytes(c, true) + vec + bg_cusparse_buffer(c, BG_RIGHT);
   const uint64_t ws_bcsr = bg_csr_bytes(c, false) + vec;
 
@@ -238,15 +266,18 @@ static void bench_graph(graph *g) {
   const uint64_t out[3] = {g->n, g->n, g->n * BATCH};
   ctx x = {0};
   x.c = c;
-  for (int op = 0; op < 3; op++) {
+  for (int op = 0; op < nops; op++) {
     x.op = (bg_op)op;
     run_cusparse(&x);
     ref[op] = malloc(out[op] * 4);
     bg_download(ref[op], bg_y(c, (bg_op)op), out[op]);
   }
-  double t[3][6];  // op x {k2, k2F, cusparse, bcsr, k2 scan(right) / k2 dir(batch), bcsr warp}
-  memset(t, 0, sizeof t);
-  for (int op = 0; op < 3; op++) {
+  // op x {k2, k2F, cusparse, bcsr, k2 scan(right) / k2 dir(batch), bcsr warp,
+  //       right only: k2 with the small tile, k2F with the generic leaf kernel}
+  double t[3][8];
+  for (int op = 0; op < 3; op++)
+    for (int j = 0; j < 8; j++) t[op][j] = op < nops ? 0 : 0.0 / 0.0;
+  for (int op = 0; op < nops; op++) {
     x.op = (bg_op)op;
     t[op][2] = bg_time(run_cusparse, &x, stream);
     x.variant = 0;
@@ -268,7 +299,7 @@ static void bench_graph(graph *g) {
     k2_tree_view(&v, &A->tree, A->weight);
     v.device = A->device;
     x.v = &v;
-    for (int op = 0; op < 3; op++) {
+    for (int op = 0; op < nops; op++) {
       memset(&x.P, 0, sizeof x.P);
       x.P.type = K2_T_FP32;
       x.P.monoid = K2_MON_PLUS;
@@ -290,23 +321,40 @@ static void bench_graph(graph *g) {
         check(g->name, "k2 other offsets", ref[op], bg_y(c, (bg_op)op), out[op]);
         set_offsets(K2_CUDA_OFFSETS_AUTO);
       }
+      if (op == BG_RIGHT && config == 0) {
+        // a smaller tile: less scratch, more launches
+        set_tile(SMALL_TILE);
+        t[op][6] = bg_time(run_k2, &x, stream);
+        check(g->name, "k2 small tile", ref[op], bg_y(c, (bg_op)op), out[op]);
+        set_tile(UINT64_C(1) << 20);
+      }
+      if (op == BG_RIGHT && config == 1) {
+        // the generic leaf kernel, for the specialised plus kernel's gain
+        set_fast_leaf(false);
+        t[op][7] = bg_time(run_k2, &x, stream);
+        check(g->name, "k2+F generic leaf kernel", ref[op], bg_y(c, (bg_op)op), out[op]);
+        set_fast_leaf(true);
+      }
     }
   }
   if (!bg_ok(g->name)) exit(1);
-  for (int op = 0; op < 3; op++) free(ref[op]);
+  for (int op = 0; op < nops; op++) free(ref[op]);
   for (int j = 0; j < 6; j++) t[2][j] /= BATCH;  // per vector
 
   const double MB = 1e6;
-  printf("%-14s %10llu %11llu %7.1fs | %8.2f %8.2f %8.2f %8.2f %8.2f | ws %8.2f %8.2f %8.2f %8.2f | tiles %4llu\n",
+  printf("%-14s %10llu %11llu %7.1fs | %8.2f %8.2f %8.2f %8.2f %8.2f | ws %8.2f %8.2f %8.2f %8.2f | tiles %4llu | M=2^17: ws %8.2f, %llu tiles\n",
          g->name, (unsigned long long)g->n, (unsigned long long)nnz, t_build, tree / MB,
          wk.matrix / MB, wf.matrix / MB, bg_csr_bytes(c, false) / MB, bg_csr_bytes(c, true) / MB,
-         wk.total / MB, wf.total / MB, ws_cus / MB, ws_bcsr / MB, (unsigned long long)wk.tiles);
+         wk.total / MB, wf.total / MB, ws_cus / MB, ws_bcsr / MB, (unsigned long long)wk.tiles,
+         wks.total / MB, (unsigned long long)wks.tiles);
   const char *opn[3] = {"right", "left", "batch"};
   for (int op = 0; op < 3; op++)
     printf("    %-5s ms: k2 %9.4f  k2+F %9.4f  cuSPARSE %9.4f  bCSR %9.4f  | k2/cu %5.2f  k2F/cu %5.2f  bCSR/cu %5.2f%s\n",
            opn[op], t[op][0], t[op][1], t[op][2], t[op][3], t[op][0] / t[op][2],
            t[op][1] / t[op][2], t[op][3] / t[op][2],
            op == 0 ? "  (k2 scan offsets: see CSV)" : "");
+  printf("    right ms: k2 with M = 2^17 %9.4f (%5.2f x cuSPARSE); k2+F generic leaf kernel %9.4f (%5.2f x)\n",
+         t[0][6], t[0][6] / t[0][2], t[0][7], t[0][7] / t[0][2]);
   if (g_csv) {
     fprintf(g_csv,
             "%s,%llu,%llu,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
@@ -318,7 +366,8 @@ static void bench_graph(graph *g) {
             (unsigned long long)wfb.total, (unsigned long long)wk.tiles);
     for (int op = 0; op < 3; op++)
       fprintf(g_csv, ",%.6f,%.6f,%.6f,%.6f", t[op][0], t[op][1], t[op][2], t[op][3]);
-    fprintf(g_csv, ",%.6f,%.6f\n", t[0][4], t[2][4]);
+    fprintf(g_csv, ",%.6f,%.6f,%.6f,%.6f,%llu\n", t[0][4], t[2][4], t[0][6], t[0][7],
+            (unsigned long long)wks.total);
     fflush(g_csv);
   }
   fflush(stdout);
@@ -338,8 +387,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--graphs") && i + 1 < argc) graphs = argv[++i];
     else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
+    else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N]\n", argv[0]);
       return 2;
     }
   }
@@ -354,7 +404,8 @@ int main(int argc, char **argv) {
                    "right_k2_ms,right_k2F_ms,right_cusparse_ms,right_bcsr_ms,"
                    "left_k2_ms,left_k2F_ms,left_cusparse_ms,left_bcsr_ms,"
                    "batch_k2_ms,batch_k2F_ms,batch_cusparse_ms,batch_bcsr_ms,"
-                   "right_k2_scan_ms,batch_k2_directory_ms\n");
+                   "right_k2_scan_ms,batch_k2_directory_ms,right_k2_tile2e17_ms,"
+                   "right_k2F_generic_leaf_ms,ws_k2_tile2e17_B\n");
   }
   printf("%-14s %10s %11s %8s | %8s %8s %8s %8s %8s | ws %8s %8s %8s %8s  (MB)\n", "graph", "n",
          "nnz", "build", "tree", "k2", "k2+F", "bCSR", "CSR32", "k2", "k2+F", "cuSP", "bCSR");

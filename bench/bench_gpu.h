@@ -28,7 +28,8 @@ float *bg_y(bg_csr *c, bg_op op);
 // Enqueue one product (y = A x, y' = x' A, Y = A X).
 void bg_cusparse(bg_csr *c, bg_op op);
 void bg_bcsr(bg_csr *c, bg_op op, int variant);  // right: 0 thread/row, 1 warp/row
-// Median over 10 runs of (time of 50 products / 50), ms, CUDA events on the stream.
+// Median over 10 runs of (time of K products / K), ms, CUDA events on the stream; K = 50, or
+// fewer (at least 1) when one product takes over 0.5 ms, so that a run lasts about 25 ms.
 double bg_time(void (*enqueue)(void *ctx), void *ctx, void *stream);
 // Copy n floats from the device.
 void bg_download(float *host, const float *dev, uint64_t n);

@@ -38,7 +38,7 @@ uint64_t align_up(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
 // ---- engine-wide state ------------------------------------------------------------------------
 
 std::recursive_mutex g_mu;  // products, uploads and settings are serialised
-k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true};
+k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true};
 int g_available = -1;
 cudaStream_t g_stream = nullptr;
 
@@ -144,6 +144,7 @@ struct GraphKey {
   double w;
   int64_t base;
   uint32_t B;
+  bool fast;
   bool operator==(const GraphKey &o) const { return memcmp(this, &o, sizeof *this) == 0; }
 };
 
@@ -474,6 +475,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
       la.left = P->left;
       la.w = P->w;
       la.index_base = P->index_base;
+      la.fast = g_settings.fast_leaf;
       K2CU_TRY(launch_leaf(P->type, P->monoid, la, s));
     }
   }
@@ -501,6 +503,7 @@ int run(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P, c
   key.w = P->w;
   key.base = P->index_base;
   key.B = P->batch;
+  key.fast = g_settings.fast_leaf;
   if (m->graph == nullptr || !(m->graph_key == key)) {
     if (m->graph != nullptr) {
       cudaGraphExecDestroy(m->graph);

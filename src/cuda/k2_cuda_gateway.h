@@ -44,6 +44,8 @@ typedef struct {
   uint64_t budget;    // bytes a product may hold on the device (matrix + scratch + vectors);
                       // 0 = no limit. A product over it is declined.
   bool graphs;        // record single-vector launch sequences as CUDA graphs (default true)
+  bool fast_leaf;     // the specialised plus kernel for single vectors on floats (default
+                      // true; false: the generic leaf kernel everywhere, for comparisons)
 } k2_cuda_settings;
 
 void k2_cuda_settings_get(k2_cuda_settings *s);

@@ -51,6 +51,7 @@ struct LeafArgs {
   bool left;
   double w;
   int64_t index_base;
+  bool fast;          // allow the specialised plus kernel where it applies (settings.fast_leaf)
 };
 
 // True if (type, monoid, mult) is a combination the engine runs.

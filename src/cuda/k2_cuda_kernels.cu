@@ -343,6 +343,105 @@ __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
   }
 }
 
+// ---- the plus-times leaf kernel: one vector, 2x2 leaves, every x present -----------------------
+// The common case of PageRank-like products (PLUS with x or x*w on floats). A thread folds its
+// node's 4x4 block with the (at most four) x values it needs into at most four sums, as the
+// generic kernel does; the sums then go to a window of kWin outputs in shared memory, starting
+// at the block's smallest output index, and only the window's non-zero entries reach y. Nodes
+// that are consecutive in level order are close in the matrix, so on graphs with locality most
+// of a block's updates fall into the window: one global atomic per touched output per block
+// instead of one per node and output. Outputs beyond the window update y directly.
+// Skipping zero partial sums is exact: y starts at +0 and never becomes -0, and y + 0 == y.
+constexpr uint32_t kWin = 2048;
+
+__device__ __forceinline__ uint32_t block_transpose4(uint32_t x) {
+  uint32_t t = (x ^ (x >> 3)) & 0x0A0Au;  // swap the off-diagonal bits of the 2x2 sub-blocks
+  x ^= t ^ (t << 3);
+  t = (x ^ (x >> 6)) & 0x00CCu;  // swap the off-diagonal 2x2 sub-blocks
+  x ^= t ^ (t << 6);
+  return x & 0xFFFFu;
+}
+
+template <class T>
+__global__ void __launch_bounds__(kBlock) leaf_plus_kernel(LeafArgs a) {
+  __shared__ NodeTile tile;
+  __shared__ T win[kWin];
+  __shared__ uint32_t warp_lo[kBlock / 32];
+  __shared__ uint32_t block_lo;
+  load_nodes(a.t, tile);
+  const T *x = (const T *)a.x;
+  T *y = (T *)a.y;
+  const bool scale = a.mult == K2_MUL_X_TIMES_W;
+  const T w = (T)a.w;
+  const uint64_t idx = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
+  const bool valid = idx < a.t.n;
+  uint32_t blk = 0, o = 0, src = 0;
+  if (valid) {
+    const unsigned s = tile.sig[threadIdx.x];
+    uint64_t q = tile.fc[threadIdx.x] - a.n_internal;
+#pragma unroll
+    for (unsigned b = 0; b < 4; b++) {
+      if (s & (1u << b)) {
+        const uint32_t lb = (uint32_t)(a.leaves[q >> 4] >> ((q & 15) * 4)) & 15u;
+        const unsigned sh = (b >> 1) * 8 + (b & 1) * 2;  // quadrant b: row 2*(b>>1), column 2*(b&1)
+        blk |= ((lb & 3u) << sh) | (((lb >> 2) & 3u) << (sh + 4));
+        q++;
+      }
+    }
+    const uint64_t code = tile.code[threadIdx.x];
+    const uint32_t r0 = (uint32_t)(compact(code >> 1) << 2), c0 = (uint32_t)(compact(code) << 2);
+    o = a.left ? c0 : r0;
+    src = a.left ? r0 : c0;
+  }
+  // the window starts at the smallest output index of the block's nodes
+  uint32_t lo = valid ? o : 0xFFFFFFFFu;
+  lo = __reduce_min_sync(0xFFFFFFFFu, lo);
+  if ((threadIdx.x & 31u) == 0) warp_lo[threadIdx.x >> 5] = lo;
+  for (uint32_t i = threadIdx.x; i < kWin; i += kBlock) win[i] = T(0);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    uint32_t m = warp_lo[0];
+    for (int k = 1; k < kBlock / 32; k++) m = min(m, warp_lo[k]);
+    block_lo = m;
+  }
+  __syncthreads();
+  const uint32_t base = block_lo;
+  if (valid) {
+    // source-major pattern: line k (bits 4k .. 4k+3) = the outputs that source k feeds
+    const uint32_t S = a.left ? blk : block_transpose4(blk);
+    T acc[4] = {T(0), T(0), T(0), T(0)};
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++) {
+      const uint32_t line = (S >> (4 * k)) & 15u;
+      if (line == 0) continue;
+      T xv = x[(uint64_t)src + k];
+      if (scale) xv = xv * w;
+#pragma unroll
+      for (unsigned i = 0; i < 4; i++)
+        if (line & (1u << i)) acc[i] += xv;
+    }
+    const uint32_t outs = (S | (S >> 4) | (S >> 8) | (S >> 12)) & 15u;
+#pragma unroll
+    for (unsigned i = 0; i < 4; i++) {
+      if (!(outs & (1u << i))) continue;
+      const uint32_t rel = o + i - base;
+      if (rel < kWin) atomicAdd(&win[rel], acc[i]);
+      else atomicAdd(&y[(uint64_t)o + i], acc[i]);
+    }
+  }
+  __syncthreads();
+  for (uint32_t i = threadIdx.x; i < kWin; i += kBlock) {
+    const T v = win[i];
+    if (v != T(0)) atomicAdd(&y[(uint64_t)base + i], v);
+  }
+}
+
+bool leaf_plus_applies(k2_type type, k2_monoid mon, const LeafArgs &a) {
+  return mon == K2_MON_PLUS && (type == K2_T_FP32 || type == K2_T_FP64) &&
+         (a.mult == K2_MUL_X || a.mult == K2_MUL_X_TIMES_W) && a.B == 1 && a.leaf_log == 1 &&
+         a.leaf_bits == 4 && a.xp == nullptr && a.yp == nullptr && a.ys == nullptr;
+}
+
 template <class T, int MON> __global__ void init_kernel(T *y, uint64_t count) {
   const T id = identity<T, MON>();
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count;
@@ -412,6 +511,11 @@ cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s) {
 
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s) {
   if (a.t.n == 0) return cudaSuccess;
+  if (a.fast && leaf_plus_applies(type, mon, a)) {
+    if (type == K2_T_FP32) leaf_plus_kernel<float><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
+    else leaf_plus_kernel<double><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
+    return cudaGetLastError();
+  }
   switch (type) {
     case K2_T_BOOL: return leaf_by_monoid<uint8_t>(mon, a, s);
     case K2_T_INT32: return leaf_by_monoid<int32_t>(mon, a, s);

@@ -10,7 +10,7 @@
 #include "cuda/k2_cuda_gateway.h"
 #include "util/k2_error.h"
 
-static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true};
+static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true};
 
 int k2_cuda_fail(int info, const char *message) {
   return (int)k2_error_set((GrB_Info)info, "%s", message);

@@ -274,6 +274,108 @@ static void test_configurations(void **state) {
   k2_coo_free(&L);
 }
 
+// The specialised plus kernel (one vector, every x present, no presence bytes: what K2_mxv uses
+// for a full u) against the reference engine, bit for bit (dyadic values, -0.0 included), and
+// against the generic kernel. A banded matrix keeps a block's outputs inside the shared window;
+// a random one sends most updates past it; tiny tiles split the levels.
+static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, k2_rng *rng,
+                      const char *what) {
+  const uint64_t in = left ? v->nrows : v->ncols, out = left ? v->ncols : v->nrows;
+  const uint32_t ts = k2_type_size(t);
+  void *x = malloc(in * ts + 8), *yr = malloc(out * ts + 8), *yg = malloc(out * ts + 8);
+  assert_true(x && yr && yg);
+  for (uint64_t i = 0; i < in; i++) {
+    random_value(t, x, i, rng, false);
+    if (i % 97 == 5) {  // negative zeros: must leave sums as the reference does
+      if (t == K2_T_FP32) ((float *)x)[i] = -0.0f;
+      else ((double *)x)[i] = -0.0;
+    }
+  }
+  memset(yg, 0xA5, out * ts);
+  k2_product P = {.type = t, .monoid = K2_MON_PLUS, .mult = mult, .w = mult == K2_MUL_X ? 1 : 0.5,
+                  .left = left, .batch = 1, .x = x, .y = yr};
+  assert_int_equal(k2_ref_product(v, &P), 0);
+  P.y = yg;
+  int rc = k2_cuda_product(v, &P);
+  if (rc != 0) {
+    print_error("%s: k2_cuda_product returned %d: %s\n", what, rc, K2_error_string());
+    fail();
+  }
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < out; i++) {
+    bool ok = memcmp((char *)yr + i * ts, (char *)yg + i * ts, ts) == 0;  // bits: -0.0 too
+    if (!ok && bad++ < 5)
+      print_error("%s: %s %s %s: y[%llu] ref %g gpu %g\n", what, type_name[t], mul_name[mult],
+                  left ? "left" : "right", (unsigned long long)i, as_double(t, yr, i),
+                  as_double(t, yg, i));
+  }
+  free(x);
+  free(yr);
+  free(yg);
+  if (bad) {
+    print_error("%s: %llu mismatches\n", what, (unsigned long long)bad);
+    fail();
+  }
+}
+
+static void test_plus_kernel(void **state) {
+  (void)state;
+  k2_coo_list lists[2];
+  random_list(&lists[0], 3001, 2500, g_quick ? 3000 : 20000, 23);
+  // banded, 40,000 rows: |i - j| <= 3, and one far entry in 50
+  {
+    k2_coo_list *L = &lists[1];
+    const uint64_t n = 40000, m = g_quick ? 20000 : 120000;
+    k2_rng r = {31};
+    L->nrows = L->ncols = n;
+    L->nvals = m;
+    L->I = malloc(m * sizeof(uint32_t));
+    L->J = malloc(m * sizeof(uint32_t));
+    assert_true(L->I && L->J);
+    for (uint64_t e = 0; e < m; e++) {
+      uint64_t i = k2_rng_below(&r, n);
+      int64_t j = (int64_t)i + (int64_t)k2_rng_below(&r, 7) - 3;
+      if (k2_rng_below(&r, 50) == 0) j = (int64_t)k2_rng_below(&r, n);
+      if (j < 0) j = 0;
+      if (j >= (int64_t)n) j = (int64_t)n - 1;
+      L->I[e] = (uint32_t)i;
+      L->J[e] = (uint32_t)j;
+    }
+  }
+  const uint64_t tiles[] = {100, UINT64_C(1) << 20};
+  k2_rng rng = {4321};
+  for (int li = 0; li < 2; li++) {
+    gmat g;
+    gmat_make(&g, &lists[li], NULL);
+    for (int config = 0; config < 2; config++) {
+      gmat_upload(&g, config);
+      for (int ti = 0; ti < 2; ti++)
+        for (int fast = 0; fast < 2; fast++) {
+          set_device(tiles[ti], K2_CUDA_OFFSETS_AUTO);
+          k2_cuda_settings cs;
+          k2_cuda_settings_get(&cs);
+          cs.fast_leaf = fast == 1;
+          assert_int_equal(k2_cuda_settings_set(&cs), 0);
+          for (int t = K2_T_FP32; t <= K2_T_FP64; t++)
+            for (int mult = 0; mult < 2; mult++)
+              for (int left = 0; left < 2; left++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s config %d M %llu fast %d",
+                         li ? "banded" : "random", config, (unsigned long long)tiles[ti], fast);
+                plus_case(&g.v, (k2_type)t, mult ? K2_MUL_X_TIMES_W : K2_MUL_X, left, &rng, what);
+              }
+        }
+    }
+    gmat_free(&g);
+    k2_coo_free(&lists[li]);
+  }
+  k2_cuda_settings cs;
+  k2_cuda_settings_get(&cs);
+  cs.fast_leaf = true;
+  assert_int_equal(k2_cuda_settings_set(&cs), 0);
+  set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
+}
+
 // The exact device bytes: predicted before, counted at every cudaMalloc of the engine.
 static void test_memory_exact(void **state) {
   (void)state;
@@ -557,6 +659,7 @@ int main(void) {
       cmocka_unit_test(test_memory_exact),  cmocka_unit_test(test_budget),
       cmocka_unit_test(test_no_leaks),      cmocka_unit_test(test_fp32_rounding),
       cmocka_unit_test(test_edge_cases),    cmocka_unit_test(test_real_graphs),
+      cmocka_unit_test(test_plus_kernel),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left
