@@ -12,6 +12,8 @@
 #   test under compute-sanitizer memcheck.
 # Graph data: the files under .gpudata/ (copied from ../shared/data, carried with the run).
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
+# SANITIZE_FILTER: run only the GPU tests matching this cmocka pattern under compute-sanitizer
+# (e.g. "test_plus_kernel"); default all.
 set -u
 OUT=${OUT:-/tmp/k2-gpu-out}
 mkdir -p "$OUT"
@@ -65,7 +67,8 @@ for step in $STEPS; do
           log "compute-sanitizer --tool $tool $t"
           extra=""
           [ $tool = memcheck ] && extra="--leak-check full"
-          K2GRB_GPU_QUICK=1 compute-sanitizer --tool $tool $extra --error-exitcode 99 \
+          K2GRB_GPU_QUICK=1 K2GRB_GPU_FILTER="${SANITIZE_FILTER:-}" \
+            compute-sanitizer --tool $tool $extra --error-exitcode 99 \
             $BUILD/tests/$t >"$OUT/sanitize-$tool-$t.log" 2>&1
           src=$?
           grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|PASSED|FAILED" \

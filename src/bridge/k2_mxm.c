@@ -192,12 +192,17 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   P.batch = (uint32_t)batch;
   P.x = x;
   P.y = y;
-  P.y_present = yp;
+  // B is full, so every x entry is present and C's structure is the occupancy of A's rows
+  // (columns for a left product) in every column: known in advance, no presence tracking
+  const uint8_t *occ = NULL;
+  uint64_t occ_count = 0;
+  K2_TRY(k2_bridge_occupancy(&occ, &occ_count, A, P.left));
+  P.y_present = NULL;
   P.y_skip = skip;
   K2_TRY(k2_dispatch_product(A, &P));
   K2_Path path = K2_last_engine() == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
-  GrB_Index nvals = 0;
-  for (GrB_Index k = 0; k < ny; k++) nvals += yp[k];
+  for (GrB_Index i = 0; i < ylen; i++) memset(yp + i * batch, occ[i], batch);
+  GrB_Index nvals = occ_count * batch;
   GrB_Index ysize = (ny > 0 ? ny : 1) * ts, psize = ny > 0 ? ny : 1;
   bool direct = (M == NULL && !comp && accum == NULL && ct == c.grb_type);
   GrB_Matrix target = C;

@@ -354,6 +354,8 @@ __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
 // Skipping zero partial sums is exact: y starts at +0 and never becomes -0, and y + 0 == y.
 constexpr uint32_t kWin = 2048;
 
+unsigned blocks_for(uint64_t n);
+
 __device__ __forceinline__ uint32_t block_transpose4(uint32_t x) {
   uint32_t t = (x ^ (x >> 3)) & 0x0A0Au;  // swap the off-diagonal bits of the 2x2 sub-blocks
   x ^= t ^ (t << 3);
@@ -436,6 +438,128 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_kernel(LeafArgs a) {
   }
 }
 
+// The same for a batch of B >= 32 vectors (row-major X and Y): a warp takes a node, its lanes
+// the vectors (v = lane, lane + 32, ...), so every x and y access of a warp is one contiguous
+// run. The window holds kWinBatch / B output rows of all B vectors and is flushed as one
+// contiguous range of Y. In dynamic shared memory (set up by batch_window_bytes).
+constexpr uint32_t kWinBatchBytes = 64 * 1024;  // 3 blocks per SM
+constexpr uint32_t kMaxPerLane = 8;  // B <= 256
+
+template <class T>
+__global__ void __launch_bounds__(kBlock) leaf_plus_batch_kernel(LeafArgs a) {
+  __shared__ NodeTile tile;
+  __shared__ uint32_t warp_lo[kBlock / 32];
+  __shared__ uint32_t block_lo;
+  extern __shared__ __align__(16) unsigned char win_raw[];
+  T *win = (T *)win_raw;
+  load_nodes(a.t, tile);
+  const T *x = (const T *)a.x;
+  T *y = (T *)a.y;
+  const bool scale = a.mult == K2_MUL_X_TIMES_W;
+  const T w = (T)a.w;
+  const uint32_t B = a.B;
+  const uint32_t rows = kWinBatchBytes / (uint32_t)sizeof(T) / B;  // window rows
+  const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  const uint64_t first = (uint64_t)blockIdx.x * kBlock;
+  const uint32_t count = (uint32_t)min((uint64_t)kBlock, a.t.n - first);
+  // window base: the smallest output index of the block's nodes
+  uint32_t lo = 0xFFFFFFFFu;
+  if (threadIdx.x < count) {
+    const uint64_t code = tile.code[threadIdx.x];
+    lo = (uint32_t)((a.left ? compact(code) : compact(code >> 1)) << 2);
+  }
+  lo = __reduce_min_sync(0xFFFFFFFFu, lo);
+  if (lane == 0) warp_lo[warp] = lo;
+  for (uint32_t i = threadIdx.x; i < rows * B; i += kBlock) win[i] = T(0);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    uint32_t m = warp_lo[0];
+    for (int k = 1; k < kBlock / 32; k++) m = min(m, warp_lo[k]);
+    block_lo = m;
+  }
+  __syncthreads();
+  const uint32_t base = block_lo;
+  for (uint32_t k = warp; k < count; k += kBlock / 32) {
+    const unsigned s = tile.sig[k];
+    uint64_t q = tile.fc[k] - a.n_internal;
+    uint32_t blk = 0;
+#pragma unroll
+    for (unsigned b = 0; b < 4; b++) {
+      if (s & (1u << b)) {
+        const uint32_t lb = (uint32_t)(a.leaves[q >> 4] >> ((q & 15) * 4)) & 15u;
+        const unsigned sh = (b >> 1) * 8 + (b & 1) * 2;
+        blk |= ((lb & 3u) << sh) | (((lb >> 2) & 3u) << (sh + 4));
+        q++;
+      }
+    }
+    const uint64_t code = tile.code[k];
+    const uint32_t r0 = (uint32_t)(compact(code >> 1) << 2), c0 = (uint32_t)(compact(code) << 2);
+    const uint32_t o = a.left ? c0 : r0, src = a.left ? r0 : c0;
+    const uint32_t S = a.left ? blk : block_transpose4(blk);
+    T acc[4][kMaxPerLane];
+#pragma unroll
+    for (unsigned i = 0; i < 4; i++)
+#pragma unroll
+      for (unsigned j = 0; j < kMaxPerLane; j++) acc[i][j] = T(0);
+#pragma unroll
+    for (unsigned kk = 0; kk < 4; kk++) {
+      const uint32_t line = (S >> (4 * kk)) & 15u;
+      if (line == 0) continue;
+      const T *xs = x + (uint64_t)(src + kk) * B;
+#pragma unroll
+      for (unsigned j = 0; j < kMaxPerLane; j++) {
+        const uint32_t v = lane + 32 * j;
+        if (v >= B) break;
+        T xv = xs[v];
+        if (scale) xv = xv * w;
+#pragma unroll
+        for (unsigned i = 0; i < 4; i++)
+          if (line & (1u << i)) acc[i][j] += xv;
+      }
+    }
+    const uint32_t outs = (S | (S >> 4) | (S >> 8) | (S >> 12)) & 15u;
+#pragma unroll
+    for (unsigned i = 0; i < 4; i++) {
+      if (!(outs & (1u << i))) continue;
+      const uint32_t rel = o + i - base;
+      T *dst = rel < rows ? win + (uint64_t)rel * B : y + (uint64_t)(o + i) * B;
+#pragma unroll
+      for (unsigned j = 0; j < kMaxPerLane; j++) {
+        const uint32_t v = lane + 32 * j;
+        if (v >= B) break;
+        atomicAdd(dst + v, acc[i][j]);
+      }
+    }
+  }
+  __syncthreads();
+  T *yw = y + (uint64_t)base * B;
+  for (uint32_t i = threadIdx.x; i < rows * B; i += kBlock) {
+    const T v = win[i];
+    if (v != T(0)) atomicAdd(yw + i, v);
+  }
+}
+
+bool leaf_plus_batch_applies(k2_type type, k2_monoid mon, const LeafArgs &a) {
+  return mon == K2_MON_PLUS && (type == K2_T_FP32 || type == K2_T_FP64) &&
+         (a.mult == K2_MUL_X || a.mult == K2_MUL_X_TIMES_W) && a.B >= 32 &&
+         a.B <= 32 * kMaxPerLane && a.leaf_log == 1 && a.leaf_bits == 4 && a.xp == nullptr &&
+         a.yp == nullptr && a.ys == nullptr;
+}
+
+template <class T> cudaError_t launch_plus_batch(const LeafArgs &a, cudaStream_t s) {
+  // more than 48 KB of dynamic shared memory needs an opt-in, once per kernel
+  static bool opted = false;
+  if (!opted) {
+    cudaError_t e = cudaFuncSetAttribute(leaf_plus_batch_kernel<T>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)kWinBatchBytes);
+    if (e != cudaSuccess) return e;
+    opted = true;
+  }
+  leaf_plus_batch_kernel<T><<<blocks_for(a.t.n), kBlock, kWinBatchBytes, s>>>(a);
+  return cudaGetLastError();
+}
+
 bool leaf_plus_applies(k2_type type, k2_monoid mon, const LeafArgs &a) {
   return mon == K2_MON_PLUS && (type == K2_T_FP32 || type == K2_T_FP64) &&
          (a.mult == K2_MUL_X || a.mult == K2_MUL_X_TIMES_W) && a.B == 1 && a.leaf_log == 1 &&
@@ -511,6 +635,8 @@ cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s) {
 
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s) {
   if (a.t.n == 0) return cudaSuccess;
+  if (a.fast && leaf_plus_batch_applies(type, mon, a))
+    return type == K2_T_FP32 ? launch_plus_batch<float>(a, s) : launch_plus_batch<double>(a, s);
   if (a.fast && leaf_plus_applies(type, mon, a)) {
     if (type == K2_T_FP32) leaf_plus_kernel<float><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
     else leaf_plus_kernel<double><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);

@@ -274,13 +274,13 @@ static void test_configurations(void **state) {
   k2_coo_free(&L);
 }
 
-// The specialised plus kernel (one vector, every x present, no presence bytes: what K2_mxv uses
-// for a full u) against the reference engine, bit for bit (dyadic values, -0.0 included), and
+// The specialised plus kernels (one vector, or a batch of 32 to 256; every x present, no presence
+// bytes: what K2_mxv / K2_mxm use for a full u) against the reference engine, bit for bit (dyadic values, -0.0 included), and
 // against the generic kernel. A banded matrix keeps a block's outputs inside the shared window;
 // a random one sends most updates past it; tiny tiles split the levels.
-static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, k2_rng *rng,
-                      const char *what) {
-  const uint64_t in = left ? v->nrows : v->ncols, out = left ? v->ncols : v->nrows;
+static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, uint32_t B,
+                      k2_rng *rng, const char *what) {
+  const uint64_t in = (left ? v->nrows : v->ncols) * B, out = (left ? v->ncols : v->nrows) * B;
   const uint32_t ts = k2_type_size(t);
   void *x = malloc(in * ts + 8), *yr = malloc(out * ts + 8), *yg = malloc(out * ts + 8);
   assert_true(x && yr && yg);
@@ -293,7 +293,7 @@ static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, k2_r
   }
   memset(yg, 0xA5, out * ts);
   k2_product P = {.type = t, .monoid = K2_MON_PLUS, .mult = mult, .w = mult == K2_MUL_X ? 1 : 0.5,
-                  .left = left, .batch = 1, .x = x, .y = yr};
+                  .left = left, .batch = B, .x = x, .y = yr};
   assert_int_equal(k2_ref_product(v, &P), 0);
   P.y = yg;
   int rc = k2_cuda_product(v, &P);
@@ -305,8 +305,9 @@ static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, k2_r
   for (uint64_t i = 0; i < out; i++) {
     bool ok = memcmp((char *)yr + i * ts, (char *)yg + i * ts, ts) == 0;  // bits: -0.0 too
     if (!ok && bad++ < 5)
-      print_error("%s: %s %s %s: y[%llu] ref %g gpu %g\n", what, type_name[t], mul_name[mult],
-                  left ? "left" : "right", (unsigned long long)i, as_double(t, yr, i),
+      print_error("%s: %s %s %s B=%u: y[%llu] ref %g gpu %g\n", what, type_name[t],
+                  mul_name[mult], left ? "left" : "right", B, (unsigned long long)i,
+                  as_double(t, yr, i),
                   as_double(t, yg, i));
   }
   free(x);
@@ -358,12 +359,18 @@ static void test_plus_kernel(void **state) {
           assert_int_equal(k2_cuda_settings_set(&cs), 0);
           for (int t = K2_T_FP32; t <= K2_T_FP64; t++)
             for (int mult = 0; mult < 2; mult++)
-              for (int left = 0; left < 2; left++) {
-                char what[96];
-                snprintf(what, sizeof what, "%s config %d M %llu fast %d",
-                         li ? "banded" : "random", config, (unsigned long long)tiles[ti], fast);
-                plus_case(&g.v, (k2_type)t, mult ? K2_MUL_X_TIMES_W : K2_MUL_X, left, &rng, what);
-              }
+              for (int left = 0; left < 2; left++)
+                for (int bi = 0; bi < 5; bi++) {
+                  // single vectors, then the batch kernel's widths (>= 32, ragged 40, at most 256)
+                  const uint32_t widths[] = {1, 32, 40, 128, 256};
+                  if (g_quick && bi != 0 && bi != 2) continue;
+                  if (bi == 4 && (ti == 0 || li == 1)) continue;  // 256 x 40,000 x tiny tiles: slow
+                  char what[96];
+                  snprintf(what, sizeof what, "%s config %d M %llu fast %d",
+                           li ? "banded" : "random", config, (unsigned long long)tiles[ti], fast);
+                  plus_case(&g.v, (k2_type)t, mult ? K2_MUL_X_TIMES_W : K2_MUL_X, left,
+                            widths[bi], &rng, what);
+                }
         }
     }
     gmat_free(&g);
@@ -654,6 +661,9 @@ int main(void) {
   }
   const char *q = getenv("K2GRB_GPU_QUICK");
   g_quick = q != NULL && q[0] == '1';
+  // K2GRB_GPU_FILTER=test_plus_kernel: run only the matching tests (e.g. under racecheck)
+  const char *filter = getenv("K2GRB_GPU_FILTER");
+  if (filter != NULL && filter[0] != '\0') cmocka_set_test_filter(filter);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_all_semirings), cmocka_unit_test(test_configurations),
       cmocka_unit_test(test_memory_exact),  cmocka_unit_test(test_budget),
