@@ -11,7 +11,7 @@
 // with dyadic values, so every engine's sums are exact and the engines must agree bit for bit;
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
-//   bench_gpu [--csv FILE] [--rmat 20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
+//   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
 //             [--batch-max-n N]
 // Graphs: real graphs of the data folder (K2GRB_DATA_DIR: BVGraph crawls, text edge lists),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
@@ -461,9 +461,12 @@ int main(int argc, char **argv) {
   char list[256];
   snprintf(list, sizeof list, "%s", rmat);
   for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+    // "26": with and without the permutation; "26u" / "26p": only one of them
     int scale = atoi(tok);
     if (scale < 8 || scale > 30) continue;
+    const char *suffix = tok + strspn(tok, "0123456789");
     for (int p = 0; p < 2; p++) {
+      if ((*suffix == 'u' && p == 1) || (*suffix == 'p' && p == 0)) continue;
       graph g;
       gen_rmat(&g, scale, p);
       bench_graph(&g);
