@@ -24,6 +24,7 @@ typedef struct {
   uint64_t node;        // the task's node at the partition level
   uint64_t owner;       // row block (right) or column block (left): the output range it writes
   uint64_t work;        // leaves below it (for balancing)
+  uint64_t f_lo, f_hi;  // its descendants on the last internal level (a contiguous range)
   uint32_t row, col;    // origin of the node's block
 } k2_omp_task;
 
@@ -42,6 +43,10 @@ static void k2_omp_task_work(const k2_view *A, uint32_t lvl0, k2_omp_task *tasks
   for (uint64_t k = 0; k < ntasks; k++) {
     uint64_t lo = tasks[k].node, hi = lo + 1;
     for (uint32_t lvl = lvl0; lvl < A->levels; lvl++) {
+      if (lvl + 1 == A->levels) {
+        tasks[k].f_lo = lo;
+        tasks[k].f_hi = hi;
+      }
       uint64_t first = k2_view_first_child(A, lo), n = 0;
       for (uint64_t p = lo; p < hi; p++) n += (uint64_t)__builtin_popcount(k2_view_sig(A, p));
       lo = first;
@@ -189,6 +194,24 @@ static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
   if (P->y_present != NULL) memset(P->y_present, 0, ny);
 }
 
+// k²+F: with the frontier cached, a task's nodes of the last internal level come straight from
+// their Morton codes (no descent through the levels above), in tiles of K2_OMP_TILE.
+static void k2_omp_frontier(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
+                            k2_omp_scratch *sc, uint64_t lo, uint64_t hi) {
+  const uint32_t last = A->levels - 1, shift = A->side_log - last;
+  const uint64_t *codes = A->frontier_codes - A->level_start[last];
+  uint32_t *rows = sc->row[last], *cols = sc->col[last];
+  for (uint64_t p = lo; p < hi; p += K2_OMP_TILE) {
+    const uint64_t n = hi - p < K2_OMP_TILE ? hi - p : K2_OMP_TILE;
+    for (uint64_t i = 0; i < n; i++) {
+      const uint64_t rc = k2_morton_unshuffle(codes[p + i]);
+      rows[i] = (uint32_t)((rc >> 32) << shift);
+      cols[i] = (uint32_t)((rc & UINT32_MAX) << shift);
+    }
+    leaf(A, P, rows, cols, p, n, k2_view_first_child(A, p) - A->n_internal);
+  }
+}
+
 int k2_omp_product(const k2_view *A, const k2_product *P) {
   static pthread_once_t tables = PTHREAD_ONCE_INIT;
   pthread_once(&tables, k2_leaf_spread_init);
@@ -232,6 +255,10 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
 #pragma omp for schedule(dynamic, 1)
       for (uint64_t c = 0; c < nc; c++) {
         for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
+          if (A->frontier_codes != NULL) {
+            k2_omp_frontier(A, P, leaf, &sc, tasks[k].f_lo, tasks[k].f_hi);
+            continue;
+          }
           sc.row[task_level][0] = tasks[k].row;
           sc.col[task_level][0] = tasks[k].col;
           k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);

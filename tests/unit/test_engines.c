@@ -3,7 +3,8 @@
 //
 // Dense products of the reference and OpenMP engines (right, left, batched; plus-times FP32 and
 // FP64, lor-land, min-plus FP64 and INT64) against GrB_mxv / GrB_vxm on a GrB_Matrix holding the
-// same pattern, on random matrices and on the real graphs of the data folder. x holds small
+// same pattern, on random matrices and on the real graphs of the data folder, each also with its
+// frontier cached (the OpenMP engine's k²+F path). x holds small
 // multiples of 1/8, so every sum is exact in FP32 and FP64 whatever the order: all comparisons
 // are exact. One more FP32 run with arbitrary x checks the 1e-6 relative tolerance.
 #include <math.h>
@@ -180,6 +181,14 @@ static void test_random_matrices(void **state) {
     char name[64];
     snprintf(name, sizeof name, "random %llux%llu", (unsigned long long)L.nrows, (unsigned long long)L.ncols);
     check_all(A, G, name, true);
+    // the same matrix with its frontier cached: the OpenMP engine then starts from the codes
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.cache_frontier = true;
+    K2_Matrix Af = k2_test_matrix(&L, &fmt);
+    snprintf(name, sizeof name, "random %llux%llu, k2+F", (unsigned long long)L.nrows, (unsigned long long)L.ncols);
+    check_all(Af, G, name, false);
+    K2_Matrix_free(&Af);
     GrB_Matrix_free(&G);
     K2_Matrix_free(&A);
     k2_coo_free(&L);
@@ -248,6 +257,17 @@ static void test_real_graphs(void **state) {
     K2_ASSERT_OK(K2_Matrix_build_32(A, E.I, E.J, E.nvals));
     GrB_Matrix G = grb_of(E.I, E.J, E.nvals, E.nrows, E.ncols);
     check_all(A, G, graphs[g], E.nvals < 200000);
+    // with the frontier cached (k²+F)
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.cache_frontier = true;
+    K2_Matrix Af = NULL;
+    K2_ASSERT_OK(K2_Matrix_new_format(&Af, E.nrows, E.ncols, &fmt));
+    K2_ASSERT_OK(K2_Matrix_build_32(Af, E.I, E.J, E.nvals));
+    char name[256];
+    snprintf(name, sizeof name, "%s, k2+F", graphs[g]);
+    check_all(Af, G, name, false);
+    K2_Matrix_free(&Af);
     GrB_Matrix_free(&G);
     K2_Matrix_free(&A);
     K2_Edges_free(&E);
