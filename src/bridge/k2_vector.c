@@ -85,7 +85,7 @@ GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB
   const uint8_t *bp;
   if (n > 0 && k2_vector_borrow(&bx, &bp, u, t)) {
     *x = (void *)bx;
-    *present = (uint8_t *)bp;
+    *present = nv == n ? NULL : (uint8_t *)bp;  // a bitmap with every entry is full
     *borrowed = true;
     return GrB_SUCCESS;
   }
