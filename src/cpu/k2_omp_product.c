@@ -29,7 +29,7 @@ typedef struct {
 } k2_omp_task;
 
 typedef struct {
-  uint32_t *row[64], *col[64];  // per level: block origins of the current tile
+  uint64_t *origin[64];  // per level: block origins of the current tile (row << 32 | column)
 } k2_omp_scratch;
 
 // The leaf action and the traversal, instantiated per (type, monoid, multiply).
@@ -200,15 +200,12 @@ static void k2_omp_frontier(const k2_view *A, const k2_product *P, k2_omp_leaf_f
                             k2_omp_scratch *sc, uint64_t lo, uint64_t hi) {
   const uint32_t last = A->levels - 1, shift = A->side_log - last;
   const uint64_t *codes = A->frontier_codes - A->level_start[last];
-  uint32_t *rows = sc->row[last], *cols = sc->col[last];
+  uint64_t *org = sc->origin[last];
   for (uint64_t p = lo; p < hi; p += K2_OMP_TILE) {
     const uint64_t n = hi - p < K2_OMP_TILE ? hi - p : K2_OMP_TILE;
-    for (uint64_t i = 0; i < n; i++) {
-      const uint64_t rc = k2_morton_unshuffle(codes[p + i]);
-      rows[i] = (uint32_t)((rc >> 32) << shift);
-      cols[i] = (uint32_t)((rc & UINT32_MAX) << shift);
-    }
-    leaf(A, P, rows, cols, p, n, k2_view_first_child(A, p) - A->n_internal);
+    // row << 32 | column in block units; scaled to cells, neither half overflows its 32 bits
+    for (uint64_t i = 0; i < n; i++) org[i] = k2_morton_unshuffle(codes[p + i]) << shift;
+    leaf(A, P, org, p, n, k2_view_first_child(A, p) - A->n_internal);
   }
 }
 
@@ -244,9 +241,8 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
     memset(&sc, 0, sizeof sc);
     bool ok = true;
     for (uint32_t l = task_level; l < A->levels && ok; l++) {
-      sc.row[l] = malloc((K2_OMP_TILE + 4) * sizeof(uint32_t));
-      sc.col[l] = malloc((K2_OMP_TILE + 4) * sizeof(uint32_t));
-      ok = sc.row[l] != NULL && sc.col[l] != NULL;
+      sc.origin[l] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
+      ok = sc.origin[l] != NULL;
     }
     if (!ok) {
 #pragma omp atomic write
@@ -259,15 +255,13 @@ int k2_omp_product(const k2_view *A, const k2_product *P) {
             k2_omp_frontier(A, P, leaf, &sc, tasks[k].f_lo, tasks[k].f_hi);
             continue;
           }
-          sc.row[task_level][0] = tasks[k].row;
-          sc.col[task_level][0] = tasks[k].col;
+          sc.origin[task_level][0] = ((uint64_t)tasks[k].row << 32) | tasks[k].col;
           k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);
         }
       }
     }
     for (uint32_t l = 0; l < 64; l++) {
-      free(sc.row[l]);
-      free(sc.col[l]);
+      free(sc.origin[l]);
     }
   }
   k2_omp_plan_free(own);
