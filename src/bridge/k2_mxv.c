@@ -22,6 +22,8 @@ static double k2_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+#define K2_NVALS_UNKNOWN UINT64_MAX
+
 // Number of nonzero bytes (the entries of the result).
 static GrB_Index k2_count_present(const uint8_t *p, GrB_Index n) {
   GrB_Index c = 0;
@@ -32,23 +34,23 @@ static GrB_Index k2_count_present(const uint8_t *p, GrB_Index n) {
 // T as GraphBLAS's vector: bitmap (values y, presence y_present) or, with y_present NULL, full.
 // Ownership of the arrays moves into T on success.
 static GrB_Info k2_bridge_pack(GrB_Vector T, void **y, uint8_t **y_present, GrB_Index n,
-                               size_t ts) {
+                               GrB_Index nvals, size_t ts) {
   GrB_Index ysize = (n > 0 ? n : 1) * ts, psize = n > 0 ? n : 1;
   if (*y_present == NULL) return GxB_Vector_pack_Full(T, y, ysize, false, NULL);
-  GrB_Index nvals = k2_count_present(*y_present, n);
+  if (nvals == K2_NVALS_UNKNOWN) nvals = k2_count_present(*y_present, n);
   return GxB_Vector_pack_Bitmap(T, (int8_t **)y_present, y, psize, ysize, false, nvals, NULL);
 }
 
 // w<mask> = accum (w, T) where T is given by y / y_present (ownership taken on success;
-// y_present NULL: every entry present).
+// y_present NULL: every entry present) with nvals entries (K2_NVALS_UNKNOWN: count them).
 GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
                                  GrB_Type wtype, k2_type t, void **y, uint8_t **y_present,
-                                 GrB_Index n, bool replace, bool comp, bool structure,
-                                 const char *fn) {
+                                 GrB_Index n, GrB_Index nvals, bool replace, bool comp,
+                                 bool structure, const char *fn) {
   size_t ts = k2_type_size(t);
   GrB_Info info;
   if (mask == NULL && !comp && accum == NULL && wtype == k2_type_grb(t)) {
-    info = k2_bridge_pack(w, y, y_present, n, ts);
+    info = k2_bridge_pack(w, y, y_present, n, nvals, ts);
     if (info != GrB_SUCCESS) {
       K2_FAIL(info, "%s:%d: %s: packing the result into w failed (%d)", __FILE__, __LINE__, fn,
               (int)info);
@@ -57,7 +59,7 @@ GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp acc
   }
   GrB_Vector T = NULL;
   info = GrB_Vector_new(&T, k2_type_grb(t), n);
-  if (info == GrB_SUCCESS) info = k2_bridge_pack(T, y, y_present, n, ts);
+  if (info == GrB_SUCCESS) info = k2_bridge_pack(T, y, y_present, n, nvals, ts);
   if (info == GrB_SUCCESS) {
     info = GrB_Vector_apply(w, mask, accum, k2_type_identity_op(t), T,
                             k2_bridge_desc(replace, comp, structure));
@@ -251,7 +253,8 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   free(skip);
   x = NULL;
   xp = skip = NULL;
-  K2_TRY(k2_bridge_finish_vector(w, mask, accum, wt, c.type, &y, &yp, wn, replace, comp,
+  K2_TRY(k2_bridge_finish_vector(w, mask, accum, wt, c.type, &y, &yp, wn,
+                                 occ != NULL ? occ_count : K2_NVALS_UNKNOWN, replace, comp,
                                  structure, fn));
   K2_FREE_WORK;
 #undef K2_FREE_WORK
