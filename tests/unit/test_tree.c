@@ -288,6 +288,21 @@ static void test_structured(void **state) {
   k2_coo_free(&L);
 }
 
+// Morton codes: encode / split round trips, and the one-pass unshuffle the OpenMP engine's k²+F
+// path uses against the two compactions, on random codes and the extremes.
+static void test_morton_codes(void **state) {
+  (void)state;
+  k2_rng rng = {2026};
+  for (int k = 0; k < 100000; k++) {
+    uint64_t code = k == 0 ? 0 : k == 1 ? UINT64_MAX : (k2_rng_next(&rng) << 32) ^ k2_rng_next(&rng);
+    uint64_t r, c;
+    k2_morton_split(code, &r, &c);
+    assert_true(r <= UINT32_MAX && c <= UINT32_MAX);
+    assert_true(k2_morton_encode(r, c) == code);
+    assert_true(k2_morton_unshuffle(code) == ((r << 32) | c));
+  }
+}
+
 static void test_largest_dimensions(void **state) {
   (void)state;
   // 2^32 x 2^32 with entries in the corners: 64-bit Morton codes
@@ -409,6 +424,7 @@ int main(void) {
       cmocka_unit_test(test_exhaustive_4x4),
       cmocka_unit_test(test_shapes),
       cmocka_unit_test(test_structured),
+      cmocka_unit_test(test_morton_codes),
       cmocka_unit_test(test_largest_dimensions),
       cmocka_unit_test(test_errors_leave_matrix_untouched),
       cmocka_unit_test(test_pending_edits_dup_equal),
