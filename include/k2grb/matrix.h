@@ -37,7 +37,9 @@ typedef struct {
   uint32_t leaf_log;        // leaves are 2^leaf_log x 2^leaf_log cells: 1 (2x2), 2 (4x4), 3 (8x8)
   uint32_t directory_log;   // a directory sample every 2^directory_log nodes (default 8: S = 256)
   uint32_t top_max_log;     // top level = deepest level with at most 2^top_max_log nodes (16)
-  bool cache_frontier;      // keep Morton codes of the last internal level (k²+F)
+  bool cache_frontier;      // keep Morton codes of the last internal level (k²+F): 8 bytes per
+                            // node of that level (about 3x the tree on web graphs) for faster
+                            // products on both engines (CPU: 10-40%, no descent of the levels)
 } K2_Format;
 
 // The defaults: 2x2 leaves, S = 256, top <= 2^16 nodes, no cached frontier.
