@@ -7,7 +7,12 @@
 // children of a contiguous range of nodes are contiguous, so a tile needs one directory lookup
 // for its first child and running sums of fan-outs after that; per level one buffer of at most
 // K2_OMP_TILE block origins (row, column), so scratch is bounded by the depth, not the size.
-// The leaf update is specialized per (type, monoid, multiply) by k2_omp_leaf.inc.
+// The leaf update is specialized per (type, monoid, multiply) by k2_omp_kernels.inc.
+//
+// The engine is compiled twice: for the baseline architecture (this file), and for x86-64 with
+// AVX2 and BMI2 (k2_omp_product_avx2.c includes this file with K2_OMP_VARIANT set). The
+// baseline k2_omp_product runs the AVX2 + BMI2 build when the CPU has both; the plan and its
+// tasks are built by the baseline code only.
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
@@ -17,6 +22,14 @@
 #include "cpu/k2_omp_plan.h"
 #include "engine/k2_kernels.h"
 #include "util/k2_error.h"
+
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
+#ifndef K2_OMP_VARIANT
+#define K2_OMP_ENTRY k2_omp_product
+#endif
 
 #define K2_OMP_TILE 2048  // block origins per level buffer (fits L1/L2)
 
@@ -35,6 +48,7 @@ typedef struct {
 // The leaf action and the traversal, instantiated per (type, monoid, multiply).
 #include "cpu/k2_omp_kernels.inc"
 
+#ifndef K2_OMP_VARIANT  // the plan is built by the baseline build only
 // ---- tasks ---------------------------------------------------------------------------------
 
 // Number of leaves below each task (one directory lookup per task and level).
@@ -112,6 +126,8 @@ static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uin
   return 0;
 }
 
+#endif
+
 // ---- the plan: tasks grouped by owner, then chunks of groups of about equal work ----------------
 
 struct k2_omp_plan {
@@ -123,6 +139,7 @@ struct k2_omp_plan {
   bool left;
 };
 
+#ifndef K2_OMP_VARIANT
 void k2_omp_plan_free(void *plan) {
   k2_omp_plan *p = plan;
   if (p == NULL) return;
@@ -180,6 +197,8 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   return 0;
 }
 
+#endif  // K2_OMP_VARIANT
+
 // ---- identity fill -------------------------------------------------------------------------
 
 static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
@@ -209,7 +228,25 @@ static void k2_omp_frontier(const k2_view *A, const k2_product *P, k2_omp_leaf_f
   }
 }
 
-int k2_omp_product(const k2_view *A, const k2_product *P) {
+#if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
+int k2_omp_product_avx2(const k2_view *A, const k2_product *P);
+
+// The AVX2 + BMI2 build where the CPU has both, unless K2GRB_CPU_BASELINE=1 (tests run both).
+static int k2_omp_use_avx2 = -1;
+static void k2_omp_detect(void) {
+  const char *e = getenv("K2GRB_CPU_BASELINE");
+  __builtin_cpu_init();
+  k2_omp_use_avx2 = !(e != NULL && e[0] == '1') && __builtin_cpu_supports("avx2") &&
+                    __builtin_cpu_supports("bmi2");
+}
+#endif
+
+int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
+#if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
+  static pthread_once_t detect = PTHREAD_ONCE_INIT;
+  pthread_once(&detect, k2_omp_detect);
+  if (k2_omp_use_avx2) return k2_omp_product_avx2(A, P);
+#endif
   static pthread_once_t tables = PTHREAD_ONCE_INIT;
   pthread_once(&tables, k2_leaf_spread_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
