@@ -1,5 +1,6 @@
 // k2_tree.c: the tree arrays: sizes, derived parts (directory, top level, frontier), views.
 // SPDX-License-Identifier: Apache-2.0
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -76,12 +77,32 @@ static GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t *
       free(cur);
       K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory for Morton codes");
     }
-    uint64_t out = 0;
-    for (uint64_t i = 0; i < count; i++) {
-      uint64_t p = first + i;
-      unsigned s = (unsigned)((t->sig[p >> 4] >> ((p & 15) * 4)) & 15u);
-      for (unsigned b = 0; b < 4; b++)
-        if (s & (1u << b)) next[out++] = (cur[i] << 2) | b;
+    // In parallel over contiguous ranges of the level: each range's children start after the
+    // children of the ranges before it (a count pass, a prefix sum, then the writes).
+    int nt = count < 65536 ? 1 : omp_get_max_threads();
+    if (nt > 256) nt = 256;
+    uint64_t start[257] = {0};
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+      const int th = omp_get_thread_num(), nth = omp_get_num_threads();
+      const uint64_t lo = count * (uint64_t)th / (uint64_t)nth;
+      const uint64_t hi = count * (uint64_t)(th + 1) / (uint64_t)nth;
+      uint64_t kids = 0;
+      for (uint64_t i = lo; i < hi; i++) {
+        uint64_t p = first + i;
+        kids += (uint64_t)__builtin_popcount((unsigned)((t->sig[p >> 4] >> ((p & 15) * 4)) & 15u));
+      }
+      start[th + 1] = kids;
+#pragma omp barrier
+#pragma omp single
+      for (int k = 0; k < nth; k++) start[k + 1] += start[k];
+      uint64_t out = start[th];
+      for (uint64_t i = lo; i < hi; i++) {
+        uint64_t p = first + i;
+        unsigned s = (unsigned)((t->sig[p >> 4] >> ((p & 15) * 4)) & 15u);
+        for (unsigned b = 0; b < 4; b++)
+          if (s & (1u << b)) next[out++] = (cur[i] << 2) | b;
+      }
     }
     free(cur);
     cur = next;
