@@ -248,7 +248,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   if (k2_omp_use_avx2) return k2_omp_product_avx2(A, P);
 #endif
   static pthread_once_t tables = PTHREAD_ONCE_INIT;
-  pthread_once(&tables, k2_leaf_spread_init);
+  pthread_once(&tables, k2_block_tables_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
   k2_omp_fill_identity(P, ny);
