@@ -38,7 +38,7 @@ typedef struct {
   uint64_t owner;       // row block (right) or column block (left): the output range it writes
   uint64_t work;        // leaves below it (for balancing)
   uint64_t f_lo, f_hi;  // its descendants on the last internal level (a contiguous range)
-  uint32_t row, col;    // origin of the node's block
+  uint64_t origin;      // origin of the node's block, row << 32 | column
 } k2_omp_task;
 
 typedef struct {
@@ -112,8 +112,7 @@ static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uin
     uint64_t br, bc;
     k2_morton_split(codes[i], &br, &bc);
     t[i].node = A->level_start[lvl] + i;
-    t[i].row = (uint32_t)(br << shift);
-    t[i].col = (uint32_t)(bc << shift);
+    t[i].origin = ((br << shift) << 32) | (bc << shift);
     t[i].owner = left ? bc : br;
   }
   free(codes);
@@ -292,7 +291,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
             k2_omp_frontier(A, P, leaf, &sc, tasks[k].f_lo, tasks[k].f_hi);
             continue;
           }
-          sc.origin[task_level][0] = ((uint64_t)tasks[k].row << 32) | tasks[k].col;
+          sc.origin[task_level][0] = tasks[k].origin;
           k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);
         }
       }
