@@ -13,7 +13,8 @@
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
 //             [--batch-max-n N]
-// Graphs: real graphs of the data folder (K2GRB_DATA_DIR: BVGraph crawls, text edge lists),
+// Graphs: every real graph of the data folder (K2GRB_DATA_DIR; the list is
+// tests/support/k2_real_graphs.c, --graphs picks some by name),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
 // edge factor 16) with and without a random vertex permutation, a 2-D grid (4 neighbours).
 #include <omp.h>
@@ -24,6 +25,7 @@
 #include <k2grb.h>
 
 #include "bench_gpu.h"
+#include "k2_real_graphs.h"
 #include "cuda/k2_cuda_gateway.h"
 #include "matrix/k2_matrix.h"
 
@@ -116,34 +118,16 @@ static bool from_edges(graph *g, K2_Edges *E, GrB_Info info, const char *name) {
   return true;
 }
 
-static bool read_text(graph *g, const char *dir, const char *rel, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, rel);
-  FILE *f = fopen(path, "r");
-  if (!f) return false;
-  uint64_t cap = 1 << 20, n = 0, maxid = 0;
-  g->I = malloc(cap * 4);
-  g->J = malloc(cap * 4);
-  char line[256];
-  while (fgets(line, sizeof line, f)) {
-    if (line[0] == '#' || line[0] == '%') continue;
-    unsigned long a, b;
-    if (sscanf(line, "%lu%*[ \t,]%lu", &a, &b) != 2) continue;
-    if (n == cap) {
-      cap *= 2;
-      g->I = realloc(g->I, cap * 4);
-      g->J = realloc(g->J, cap * 4);
-    }
-    g->I[n] = (uint32_t)a;
-    g->J[n++] = (uint32_t)b;
-    if (a > maxid) maxid = a;
-    if (b > maxid) maxid = b;
+// --graphs a,b: is name one of the listed names (exact match; NULL list: every graph)?
+static bool listed(const char *list, const char *name) {
+  if (list == NULL) return true;
+  const size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const size_t len = strcspn(p, ",");
+    if (len == n && strncmp(p, name, n) == 0) return true;
+    p += len + (p[len] == ',');
   }
-  fclose(f);
-  g->m = n;
-  g->n = maxid + 1;
-  snprintf(g->name, sizeof g->name, "%s", name);
-  return n > 0;
+  return false;
 }
 
 // ---- timing contexts ---------------------------------------------------------------------------
@@ -409,34 +393,18 @@ int main(int argc, char **argv) {
   }
   printf("%-14s %10s %11s %8s | %8s %8s %8s %8s %8s | ws %8s %8s %8s %8s  (MB)\n", "graph", "n",
          "nnz", "build", "tree", "k2", "k2+F", "bCSR", "CSR32", "k2", "k2+F", "cuSP", "bCSR");
-  const char *dir = getenv("K2GRB_DATA_DIR");
-  if (!dir) dir = "../shared/data";
-  const char *files[][2] = {{"snap-wiki-Vote/wiki-Vote.txt", "wiki-Vote"},
-                            {"snap-ca-CondMat/CA-CondMat.txt", "ca-CondMat"},
-                            {"luxembourg_osm/luxembourg_osm.edges", "luxembourg"},
-                            {"networkit-misc/MIT8.edgelist", "MIT8"}};
-  for (size_t f = 0; real && f < sizeof files / sizeof files[0]; f++) {
-    if (graphs && !strstr(graphs, files[f][1])) continue;
-    graph g;
-    memset(&g, 0, sizeof g);
-    if (!read_text(&g, dir, files[f][0], files[f][1])) continue;
-    bench_graph(&g);
-  }
-  const char *bv[][2] = {{"cnr-2000/cnr-2000", "cnr-2000"},
-                         {"uk-2007-05@100000/uk-2007-05@100000", "uk-2007-05@100000"}};
-  for (size_t f = 0; real && f < sizeof bv / sizeof bv[0]; f++) {
-    if (graphs && !strstr(graphs, bv[f][1])) continue;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.graph", dir, bv[f][0]);
-    FILE *probe = fopen(path, "rb");
-    if (!probe) continue;
-    fclose(probe);
-    snprintf(path, sizeof path, "%s/%s", dir, bv[f][0]);
+  // every real graph of the data folder (tests/support/k2_real_graphs.c), absent ones skipped
+  const char *dir = k2_real_graph_dir("../shared/data");
+  for (size_t f = 0; real && f < k2_real_graph_count; f++) {
+    const k2_real_graph *rg = &k2_real_graph_list[f];
+    if (!listed(graphs, rg->name)) continue;
     K2_Edges E;
     memset(&E, 0, sizeof E);
+    GrB_Info info = k2_real_graph_read(&E, dir, rg);
+    if (info == GrB_NO_VALUE) continue;
     graph g;
     memset(&g, 0, sizeof g);
-    if (from_edges(&g, &E, K2_Edges_readBVGraph(&E, path, NULL), bv[f][1])) bench_graph(&g);
+    if (from_edges(&g, &E, info, rg->name)) bench_graph(&g);
   }
   char wlist[256];
   snprintf(wlist, sizeof wlist, "%s", web);

@@ -14,6 +14,8 @@
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
 # SANITIZE_FILTER: run only the GPU tests matching this cmocka pattern under compute-sanitizer
 # (e.g. "test_plus_kernel"); default all.
+# BUILD_ONLY=1: unpack, configure and build what the steps need, run nothing; SKIP_BUILD=1: run
+# the steps on the build already there (scripts/gpu-par.sh: one build, one run per GPU).
 set -u
 OUT=${OUT:-/tmp/k2-gpu-out}
 mkdir -p "$OUT"
@@ -25,14 +27,15 @@ log() { echo "== $(date +%T) $*" | tee -a "$OUT/run.log"; }
 
 log "machine: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
 log "nvcc: $(nvcc --version | tail -1)"
+LIBDIR=$PREFIX/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=$LIBDIR:${LD_LIBRARY_PATH:-}
+export K2GRB_DATA_DIR=$ROOT/.gpudata
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
 mkdir -p $PREFIX
 for f in .deps/*.deb; do dpkg -x "$f" $PREFIX; done
-LIBDIR=$PREFIX/usr/lib/x86_64-linux-gnu
 # zlib1g-dev's libz.so points at the builder's libz; point it at this machine's.
 ZSO=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 2>/dev/null | head -1)
 [ -n "$ZSO" ] && ln -sf "$ZSO" $LIBDIR/libz.so
-export LD_LIBRARY_PATH=$LIBDIR:${LD_LIBRARY_PATH:-}
-export K2GRB_DATA_DIR=$ROOT/.gpudata
 
 log "configure"
 cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DK2_USE_CUDA=ON -DK2_WERROR=ON \
@@ -51,6 +54,8 @@ for t in $TARGETS; do
   cmake --build $BUILD -j16 --target $t >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 done
 grep -iE "warning" "$OUT/build.log" | head -20
+fi
+[ "${BUILD_ONLY:-0}" = 1 ] && { log "built"; exit 0; }
 
 rc=0
 for step in $STEPS; do

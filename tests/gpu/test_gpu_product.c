@@ -3,8 +3,8 @@
 //
 // Every native (type, monoid, multiply), right and left, batches of 1..256 vectors, both device
 // configurations, both offset sources, tiny tiles (many launches), all three leaf sizes, sparse
-// x / y presence / masks, on random matrices and on the real graphs of the data folder (text
-// edge lists; skipped where absent). Values are dyadic (k/64) so that floating-point sums are
+// x / y presence / masks, on random matrices and on every real graph of the data folder
+// (tests/support/k2_real_graphs.c; skipped where absent). Values are dyadic (k/64) so that floating-point sums are
 // exact in any order and every comparison is bit-exact; one test checks non-dyadic FP32 sums
 // against the 1e-6 relative bound. ANY is checked for validity (between MIN and MAX, same
 // presence). Exits 77 (skipped) without a GPU.
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "k2_oracle.h"
+#include "k2_real_graphs.h"
 #include "k2_test.h"
 
 #include "cuda/k2_cuda_gateway.h"
@@ -582,55 +583,28 @@ static void test_edge_cases(void **state) {
   k2_coo_free(&L);
 }
 
-// ---- real graphs (text edge lists of the data folder) ----------------------------------------
-
-static bool read_edges(const char *path, k2_coo_list *L) {
-  FILE *f = fopen(path, "r");
-  if (f == NULL) return false;
-  uint64_t cap = 1 << 16, n = 0, maxid = 0;
-  L->I = malloc(cap * sizeof(uint32_t));
-  L->J = malloc(cap * sizeof(uint32_t));
-  char line[256];
-  while (fgets(line, sizeof line, f)) {
-    if (line[0] == '#' || line[0] == '%') continue;
-    unsigned long a, b;
-    if (sscanf(line, "%lu%*[ \t,]%lu", &a, &b) != 2) continue;
-    if (n == cap) {
-      cap *= 2;
-      L->I = realloc(L->I, cap * sizeof(uint32_t));
-      L->J = realloc(L->J, cap * sizeof(uint32_t));
-    }
-    L->I[n] = (uint32_t)a;
-    L->J[n] = (uint32_t)b;
-    n++;
-    if (a > maxid) maxid = a;
-    if (b > maxid) maxid = b;
-  }
-  fclose(f);
-  L->nvals = n;
-  L->nrows = L->ncols = maxid + 1;
-  return n > 0;
-}
+// ---- real graphs (every graph of the data folder: tests/support/k2_real_graphs.c) --------
 
 static void test_real_graphs(void **state) {
   (void)state;
-  const char *files[] = {"snap-wiki-Vote/wiki-Vote.txt", "snap-email-Eu-core/email-Eu-core.txt",
-                         "snap-ca-HepPh-lcc/ca-HepPh-lcc.txt", "snap-ca-CondMat/CA-CondMat.txt",
-                         "luxembourg_osm/luxembourg_osm.edges", "networkit-misc/MIT8.edgelist"};
   const spec sems[] = {
       {K2_T_FP32, K2_MON_PLUS, K2_MUL_X, false, 1, false, false, 1, 0},
       {K2_T_BOOL, K2_MON_LOR, K2_MUL_X, false, 1, true, false, 1, 0},
       {K2_T_INT32, K2_MON_MIN, K2_MUL_X_PLUS_W, false, 1, true, false, 1, 0},
       {K2_T_FP64, K2_MON_MAX, K2_MUL_INDEX, false, 1, false, true, 1, 1},
   };
+  const char *dir = k2_real_graph_dir(K2_DATA_DIR);
   int found = 0;
   k2_rng rng = {2024};
-  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-    const char *path = k2_test_data_path(files[f]);
-    if (path == NULL) continue;
-    k2_coo_list L;
-    if (!read_edges(path, &L)) continue;
+  for (size_t f = 0; f < k2_real_graph_count; f++) {
+    const k2_real_graph *rg = &k2_real_graph_list[f];
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    GrB_Info info = k2_real_graph_read(&E, dir, rg);
+    if (info == GrB_NO_VALUE) continue;
+    K2_ASSERT_OK(info);
     found++;
+    k2_coo_list L = {E.nrows, E.ncols, E.nvals, E.I, E.J};
     gmat g;
     gmat_make(&g, &L, NULL);
     for (int config = 0; config < 2; config++) {
@@ -642,16 +616,20 @@ static void test_real_graphs(void **state) {
             spec s = sems[k];
             s.left = left;
             s.batch = b ? 128 : 1;
-            compare(&g.v, &s, &rng, files[f]);
+            compare(&g.v, &s, &rng, rg->name);
           }
     }
-    printf("  %s: %llu x %llu, %llu edges: GPU = reference\n", files[f],
+    printf("  %s: %llu x %llu, %llu edges: GPU = reference\n", rg->name,
            (unsigned long long)L.nrows, (unsigned long long)L.ncols, (unsigned long long)L.nvals);
     gmat_free(&g);
-    k2_coo_free(&L);
+    K2_Edges_free(&E);
     if (g_quick) break;
   }
-  if (found == 0) skip();
+  if (found == 0) {
+    print_message("data folder %s absent: real graphs skipped\n", dir);
+    skip();
+  }
+  printf("  %d of %zu real graphs of the data folder: GPU = reference\n", found, k2_real_graph_count);
 }
 
 int main(void) {

@@ -3,6 +3,7 @@
 // options (symmetrize, transpose, drop self-loops, remap, one-based) do what they say.
 // SPDX-License-Identifier: Apache-2.0
 #include "io_test_util.h"
+#include "k2_real_graphs.h"
 
 #define UNKNOWN UINT64_MAX
 
@@ -209,6 +210,32 @@ static void test_bvgraph_dispatch(void **state) {
   }
 }
 
+// The shared list of real graphs (tests/support/k2_real_graphs.c) that the GPU tests and
+// bench_gpu walk: with the data folder present, every entry must exist and read, or a typo
+// there would silently shrink "every real graph" on the GPU machine.
+static void test_real_graph_list(void **state) {
+  (void)state;
+  const char *dir = k2_real_graph_dir(K2_DATA_DIR);
+  uint64_t edges = 0;
+  for (size_t f = 0; f < k2_real_graph_count; f++) {
+    const k2_real_graph *g = &k2_real_graph_list[f];
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    GrB_Info info = k2_real_graph_read(&E, dir, g);
+    if (info != GrB_SUCCESS) {
+      print_error("%s (%s): %s\n", g->name, g->path,
+                  info == GrB_NO_VALUE ? "missing from the data folder" : K2_error_string());
+      fail();
+    }
+    assert_true(E.nvals > 0);
+    assert_true(E.nrows > 0 && E.ncols > 0);
+    edges += E.nvals;
+    K2_Edges_free(&E);
+  }
+  print_message("%zu real graphs, %llu edges in all\n", k2_real_graph_count,
+                (unsigned long long)edges);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_real_counts),
@@ -216,6 +243,7 @@ int main(void) {
       cmocka_unit_test(test_luxembourg_lower_and_symmetrize),
       cmocka_unit_test(test_options),
       cmocka_unit_test(test_bvgraph_dispatch),
+      cmocka_unit_test(test_real_graph_list),
   };
   if (k2_test_data_path("SOURCES.md") == NULL) {
     printf("data folder absent (%s): skipping\n", K2_DATA_DIR);
