@@ -12,7 +12,7 @@
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
-//             [--batch-max-n N]
+//             [--batch-max-n N] [--lean]
 // Graphs: every real graph of the data folder (K2GRB_DATA_DIR; the list is
 // tests/support/k2_real_graphs.c, --graphs picks some by name),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
@@ -183,6 +183,8 @@ static void check(const char *graph_name, const char *what, const float *ref, fl
 
 static FILE *g_csv;
 static uint64_t g_batch_max_n = UINT64_C(1) << 25;  // --batch-max-n: larger graphs skip batches
+static bool g_lean;  // --lean: only the columns the targets need (no other offsets, small tile,
+                     // generic kernel): each recorded CUDA graph of 10^5 tiles costs minutes
 #define SMALL_TILE (UINT64_C(1) << 17)              // the working-set / time trade-off column
 
 static void set_tile(uint64_t M) {
@@ -233,9 +235,12 @@ static void bench_graph(graph *g) {
   K2_Matrix_memoryUsage(&mu, A);
   const uint64_t tree = mu.tree + mu.directory + mu.top;
   K2_DeviceBytes wk, wf, wkb, wfb, wks;
-  set_tile(SMALL_TILE);
-  K2_Matrix_deviceBytes(&wks, A, K2_DEVICE_TREE_ONLY, GrB_FP32, 1, false, 0);
-  set_tile(UINT64_C(1) << 20);
+  memset(&wks, 0, sizeof wks);
+  if (!g_lean) {
+    set_tile(SMALL_TILE);
+    K2_Matrix_deviceBytes(&wks, A, K2_DEVICE_TREE_ONLY, GrB_FP32, 1, false, 0);
+    set_tile(UINT64_C(1) << 20);
+  }
   K2_Matrix_deviceBytes(&wk, A, K2_DEVICE_TREE_ONLY, GrB_FP32, 1, false, 0);
   K2_Matrix_deviceBytes(&wf, A, K2_DEVICE_FRONTIER, GrB_FP32, 1, false, 0);
   K2_Matrix_deviceBytes(&wkb, A, K2_DEVICE_TREE_ONLY, GrB_FP32, BATCH, false, 0);
@@ -260,7 +265,8 @@ static void bench_graph(graph *g) {
   //       right only: k2 with the small tile, k2F with the generic leaf kernel}
   double t[3][8];
   for (int op = 0; op < 3; op++)
-    for (int j = 0; j < 8; j++) t[op][j] = op < nops ? 0 : 0.0 / 0.0;
+    for (int j = 0; j < 8; j++)
+      t[op][j] = op < nops && !(g_lean && j >= 4 && j != 5) ? 0 : 0.0 / 0.0;
   for (int op = 0; op < nops; op++) {
     x.op = (bg_op)op;
     t[op][2] = bg_time(run_cusparse, &x, stream);
@@ -298,21 +304,21 @@ static void bench_graph(graph *g) {
       char what[64];
       snprintf(what, sizeof what, "%s %s", config ? "k2+F" : "k2", op == 0 ? "right" : op == 1 ? "left" : "batch");
       check(g->name, what, ref[op], bg_y(c, (bg_op)op), out[op]);
-      if (config == 0 && op != BG_LEFT) {
+      if (config == 0 && op != BG_LEFT && !g_lean) {
         // the other offsets source: scan for single vectors, directory for batches
         set_offsets(op == BG_RIGHT ? K2_CUDA_OFFSETS_SCAN : K2_CUDA_OFFSETS_DIRECTORY);
         t[op][4] = bg_time(run_k2, &x, stream);
         check(g->name, "k2 other offsets", ref[op], bg_y(c, (bg_op)op), out[op]);
         set_offsets(K2_CUDA_OFFSETS_AUTO);
       }
-      if (op == BG_RIGHT && config == 0) {
+      if (op == BG_RIGHT && config == 0 && !g_lean) {
         // a smaller tile: less scratch, more launches
         set_tile(SMALL_TILE);
         t[op][6] = bg_time(run_k2, &x, stream);
         check(g->name, "k2 small tile", ref[op], bg_y(c, (bg_op)op), out[op]);
         set_tile(UINT64_C(1) << 20);
       }
-      if (op == BG_RIGHT && config == 1) {
+      if (op == BG_RIGHT && config == 1 && !g_lean) {
         // the generic leaf kernel, for the specialised plus kernel's gain
         set_fast_leaf(false);
         t[op][7] = bg_time(run_k2, &x, stream);
@@ -371,9 +377,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--graphs") && i + 1 < argc) graphs = argv[++i];
     else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
+    else if (!strcmp(argv[i], "--lean")) g_lean = true;
     else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean]\n", argv[0]);
       return 2;
     }
   }
