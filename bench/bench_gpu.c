@@ -200,8 +200,15 @@ static void set_fast_leaf(bool on) {
   k2_cuda_settings_set(&s);
 }
 
+// Where a graph's wall time goes (stderr): the host work of a 10^9-edge graph is minutes.
+static double g_phase_t0;
+static void phase(const graph *g, const char *what) {
+  fprintf(stderr, "[%s] %7.1f s  %s\n", g->name, omp_get_wtime() - g_phase_t0, what);
+}
+
 static void bench_graph(graph *g) {
   double t0 = omp_get_wtime();
+  g_phase_t0 = t0;
   K2_Matrix A;
   K2_Matrix_new(&A, g->n, g->n);
   if (K2_Matrix_build_32(A, g->I, g->J, g->m) != GrB_SUCCESS) {
@@ -222,6 +229,7 @@ static void bench_graph(graph *g) {
   for (uint64_t k = 0; k < nnz; k++) rp[I[k] + 1]++;
   for (uint64_t r = 0; r < g->n; r++) rp[r + 1] += rp[r];
   free(I);
+  phase(g, "built, row-major tuples, CSR row pointers");
   void *stream = k2_cuda_stream();
   // B = 128 vectors of n entries, twice (X and Y) per engine: past --batch-max-n rows the
   // batches would not fit beside the matrices, so they are skipped (reported as nan)
@@ -250,6 +258,7 @@ static void bench_graph(graph *g) {
   const uint64_t ws_cus = bg_csr_bytes(c, true) + vec + bg_cusparse_buffer(c, BG_RIGHT);
   const uint64_t ws_bcsr = bg_csr_bytes(c, false) + vec;
 
+  phase(g, "CSR on the device, device bytes");
   // reference results: cuSPARSE
   float *ref[3];
   const uint64_t out[3] = {g->n, g->n, g->n * BATCH};
@@ -280,6 +289,7 @@ static void bench_graph(graph *g) {
       if (t[op][5] < t[op][3]) t[op][3] = t[op][5];
     }
   }
+  phase(g, "cuSPARSE and bCSR timed");
   for (int config = 0; config < 2; config++) {
     if (K2_Matrix_upload(A, config ? K2_DEVICE_FRONTIER : K2_DEVICE_TREE_ONLY) != GrB_SUCCESS) {
       fprintf(stderr, "%s: upload: %s\n", g->name, K2_error_string());
@@ -300,6 +310,7 @@ static void bench_graph(graph *g) {
       x.P.x = bg_x(c, (bg_op)op);
       x.P.y = bg_y(c, (bg_op)op);
       set_offsets(K2_CUDA_OFFSETS_AUTO);
+      phase(g, config ? "k2+F: uploaded / next product" : "k2: uploaded / next product");
       t[op][config] = bg_time(run_k2, &x, stream);
       char what[64];
       snprintf(what, sizeof what, "%s %s", config ? "k2+F" : "k2", op == 0 ? "right" : op == 1 ? "left" : "batch");
@@ -327,6 +338,7 @@ static void bench_graph(graph *g) {
       }
     }
   }
+  phase(g, "k2 and k2+F timed");
   if (!bg_ok(g->name)) exit(1);
   for (int op = 0; op < nops; op++) free(ref[op]);
   for (int j = 0; j < 6; j++) t[2][j] /= BATCH;  // per vector

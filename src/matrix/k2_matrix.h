@@ -82,6 +82,9 @@ void k2_tree_clear(k2_tree *t);
 uint32_t k2_tree_side_log(uint64_t nrows, uint64_t ncols, uint32_t leaf_log);
 // Directory, top level and (optionally) frontier from sig/leaves/level_start. Allocates.
 GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool frontier);
+// Morton codes of every node of level `last` (levels: the leaves), in level order, computed in
+// parallel level by level. *codes_out is malloc'd (at least one slot).
+GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out);
 // A view for the engines.
 void k2_tree_view(k2_view *v, const k2_tree *t, double weight);
 // Deep copy.

@@ -2,53 +2,74 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "matrix/k2_query.h"
 
+#include <omp.h>
 #include <stdlib.h>
 
 #include "util/k2_error.h"
 #include "util/k2_sort.h"
 
-GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys) {
+// Cells in Morton order as (row << 32 | col) keys, or (col << 32 | row) when swapped. In
+// parallel: the codes of the last internal level (the cached frontier when there is one), then
+// contiguous ranges of its nodes, each writing the cells of its nodes' leaves after those of
+// the ranges before it (a count pass, a prefix sum, the writes).
+static GrB_Info k2_query_cells_keys(const k2_tree *t, uint64_t *keys, bool swapped) {
   if (t->nvals == 0) return GrB_SUCCESS;
   k2_view v;
   k2_tree_view(&v, t, 1.0);
-  // Morton codes level by level; the codes of level `levels` address the leaves in order.
-  uint64_t *cur = malloc(sizeof(uint64_t)), *next;
-  if (cur == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "k2 query: no memory");
-  cur[0] = 0;
-  for (uint32_t lvl = 0; lvl < v.levels; lvl++) {
-    uint64_t first = v.level_start[lvl], count = v.level_start[lvl + 1] - first;
-    uint64_t next_count = v.level_start[lvl + 2] - v.level_start[lvl + 1];
-    next = malloc(next_count * sizeof(uint64_t));
-    if (next == NULL) {
-      free(cur);
-      K2_FAIL(GrB_OUT_OF_MEMORY, "k2 query: no memory for %llu codes", (unsigned long long)next_count);
-    }
-    uint64_t out = 0;
-    for (uint64_t i = 0; i < count; i++) {
-      unsigned s = k2_view_sig(&v, first + i);
-      for (unsigned b = 0; b < 4; b++)
-        if (s & (1u << b)) next[out++] = (cur[i] << 2) | b;
-    }
-    free(cur);
-    cur = next;
+  const uint32_t last = v.levels - 1;
+  uint64_t *own = NULL;
+  const uint64_t *codes = t->frontier_codes;
+  if (codes == NULL) {
+    GrB_Info info = k2_tree_expand_codes(t, last, &own);
+    if (info != GrB_SUCCESS) return info;
+    codes = own;
   }
-  uint32_t d = 1u << v.leaf_log;
-  uint64_t k = 0;
-  for (uint64_t q = 0; q < v.n_leaves; q++) {
-    uint64_t br, bc;
-    k2_morton_split(cur[q], &br, &bc);
-    uint64_t bits = k2_view_leaf(&v, q);
-    while (bits) {
-      unsigned cell = (unsigned)__builtin_ctzll(bits);
-      bits &= bits - 1;
-      uint64_t r = (br << v.leaf_log) + cell / d, c = (bc << v.leaf_log) + cell % d;
-      keys[k++] = (r << 32) | c;
+  const uint32_t d = 1u << v.leaf_log, rs = swapped ? 0 : 32, cs = swapped ? 32 : 0;
+  const uint64_t first = v.level_start[last], count = v.level_start[last + 1] - first;
+  int nt = count < 16384 ? 1 : omp_get_max_threads();
+  if (nt > 256) nt = 256;
+  uint64_t start[257] = {0};
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    const int th = omp_get_thread_num(), nth = omp_get_num_threads();
+    const uint64_t lo = count * (uint64_t)th / (uint64_t)nth, hi = count * (uint64_t)(th + 1) / (uint64_t)nth;
+    const uint64_t q0 = lo < hi ? k2_view_first_child(&v, first + lo) - v.n_internal : 0;
+    uint64_t cells = 0, q = q0;
+    for (uint64_t i = lo; i < hi; i++)
+      for (unsigned n = (unsigned)__builtin_popcount(k2_view_sig(&v, first + i)); n > 0; n--)
+        cells += (uint64_t)__builtin_popcountll(k2_view_leaf(&v, q++));
+    start[th + 1] = cells;
+#pragma omp barrier
+#pragma omp single
+    for (int k = 0; k < nth; k++) start[k + 1] += start[k];
+    uint64_t k = start[th];
+    q = q0;
+    for (uint64_t i = lo; i < hi; i++) {
+      uint64_t br, bc;
+      k2_morton_split(codes[i], &br, &bc);
+      const unsigned s = k2_view_sig(&v, first + i);
+      for (unsigned b = 0; b < 4; b++) {
+        if (!(s & (1u << b))) continue;
+        // quadrant b of the node: bit 1 the row half, bit 0 the column half
+        const uint64_t lr = ((br << 1) | (b >> 1)) << v.leaf_log, lc = ((bc << 1) | (b & 1)) << v.leaf_log;
+        uint64_t bits = k2_view_leaf(&v, q++);
+        while (bits) {
+          unsigned cell = (unsigned)__builtin_ctzll(bits);
+          bits &= bits - 1;
+          keys[k++] = ((lr + cell / d) << rs) | ((lc + cell % d) << cs);
+        }
+      }
     }
   }
-  free(cur);
+  free(own);
   return GrB_SUCCESS;
 }
 
+GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys) { return k2_query_cells_keys(t, keys, false); }
+
+// Row-major order from Morton order by a stable sort on the row alone: within one row, Morton
+// order already has the columns ascending (the code is monotone in the column for a fixed row),
+// so the radix passes over the column bits are not needed.
 GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Index *count) {
   uint64_t nv = t->nvals;
   *count = nv;
@@ -59,8 +80,10 @@ GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Inde
     free(tmp);
     K2_FAIL(GrB_OUT_OF_MEMORY, "k2 query: no memory for %llu entries", (unsigned long long)nv);
   }
-  GrB_Info info = k2_query_cells(t, keys);
-  uint64_t *sorted = info == GrB_SUCCESS ? k2_sort_u64(keys, tmp, nv, 64) : NULL;
+  GrB_Info info = k2_query_cells_keys(t, keys, true);  // col << 32 | row
+  uint32_t row_bits = 1;
+  while (row_bits < 32 && (t->nrows - 1) >> row_bits) row_bits++;
+  uint64_t *sorted = info == GrB_SUCCESS ? k2_sort_u64(keys, tmp, nv, row_bits) : NULL;
   if (sorted == NULL) {
     free(keys);
     free(tmp);
@@ -69,8 +92,8 @@ GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Inde
   }
 #pragma omp parallel for schedule(static) if (nv > 65536)
   for (uint64_t k = 0; k < nv; k++) {
-    if (I) I[k] = (uint32_t)(sorted[k] >> 32);
-    if (J) J[k] = (uint32_t)sorted[k];
+    if (I) I[k] = (uint32_t)sorted[k];
+    if (J) J[k] = (uint32_t)(sorted[k] >> 32);
   }
   free(keys);
   free(tmp);

@@ -65,18 +65,24 @@ static GrB_Info k2_tree_build_directory(k2_tree *t, uint32_t dir_log) {
 
 // Morton codes of the nodes of levels 0 .. last, expanded level by level; returns the codes
 // of level `last` (the caller frees). Used for the top level and the cached frontier.
-static GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out) {
-  uint64_t *cur = malloc(sizeof(uint64_t));
-  if (cur == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory for Morton codes");
+GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out) {
+  // Two buffers of the widest level, used in turn: one allocation (and one first touch of each
+  // page) for all the levels, not one per level.
+  uint64_t widest = 1;
+  for (uint32_t lvl = 1; lvl <= last; lvl++) {
+    uint64_t c = t->level_start[lvl + 1] - t->level_start[lvl];
+    if (c > widest) widest = c;
+  }
+  uint64_t *cur = malloc(widest * sizeof(uint64_t));
+  uint64_t *next = last > 0 ? malloc(widest * sizeof(uint64_t)) : NULL;
+  if (cur == NULL || (last > 0 && next == NULL)) {
+    free(cur);
+    free(next);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory for Morton codes");
+  }
   cur[0] = 0;
   for (uint32_t lvl = 0; lvl < last; lvl++) {
     uint64_t first = t->level_start[lvl], count = t->level_start[lvl + 1] - first;
-    uint64_t next_count = t->level_start[lvl + 2] - t->level_start[lvl + 1];
-    uint64_t *next = malloc((next_count ? next_count : 1) * sizeof(uint64_t));
-    if (next == NULL) {
-      free(cur);
-      K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory for Morton codes");
-    }
     // In parallel over contiguous ranges of the level: each range's children start after the
     // children of the ranges before it (a count pass, a prefix sum, then the writes).
     int nt = count < 65536 ? 1 : omp_get_max_threads();
@@ -104,9 +110,11 @@ static GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t *
           if (s & (1u << b)) next[out++] = (cur[i] << 2) | b;
       }
     }
-    free(cur);
+    uint64_t *swap = cur;
     cur = next;
+    next = swap;
   }
+  free(next);
   *codes_out = cur;
   return GrB_SUCCESS;
 }

@@ -8,8 +8,8 @@
 
 #define K2_MAX_THREADS 256
 
-// Sort keys[0..n) (only the low `bits` bits may be set) using tmp[0..n); returns the array that
-// holds the result (keys or tmp).
+// Stable sort of keys[0..n) by their low `bits` bits (<= 64; higher bits ride along: a key can
+// carry a payload) using tmp[0..n); returns the array that holds the result (keys or tmp).
 uint64_t *k2_sort_u64(uint64_t *keys, uint64_t *tmp, uint64_t n, uint32_t bits) {
   enum { DIGIT = 8, BUCKETS = 1 << DIGIT };
   int nthreads = omp_get_max_threads();
