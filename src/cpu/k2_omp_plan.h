@@ -7,6 +7,7 @@
 #ifndef K2_OMP_PLAN_H
 #define K2_OMP_PLAN_H
 
+#include "engine/k2_kernels.h"
 #include "matrix/k2_view.h"
 
 typedef struct k2_omp_plan k2_omp_plan;
@@ -15,5 +16,12 @@ typedef struct k2_omp_plan k2_omp_plan;
 int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **plan);
 void k2_omp_plan_free(void *plan);
 uint64_t k2_omp_plan_bytes(const k2_omp_plan *plan);
+
+// The decoded frontier (k2_view.frontier_blocks) of a tree whose frontier is cached: 0 and a
+// malloc'd array of *count entries (free it with free()), K2_DECLINED where it does not apply
+// (no cached frontier, leaves other than 2x2, a side over 2^26), or a GrB_Info error code.
+int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count);
+// Would the OpenMP engine read the decoded frontier for this product (the plus kernel's case)?
+bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P);
 
 #endif

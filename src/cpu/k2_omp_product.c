@@ -196,6 +196,44 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   return 0;
 }
 
+// ---- the decoded frontier -------------------------------------------------------------------
+
+static pthread_once_t k2_omp_tables_once = PTHREAD_ONCE_INIT;
+
+bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
+  if (A->frontier_codes == NULL || A->leaf_log != 1 || A->side_log > 26 || A->n_internal == 0)
+    return false;
+  pthread_once(&k2_omp_tables_once, k2_block_tables_init);
+  const k2_omp_leaf_fn leaf = k2_omp_select(A, P);
+  return leaf == k2_leaf_fast_fp32 || leaf == k2_leaf_fast_fp64;
+}
+
+int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
+  if (A->frontier_codes == NULL || A->leaf_log != 1 || A->side_log > 26 || A->n_internal == 0)
+    return K2_DECLINED;
+  pthread_once(&k2_omp_tables_once, k2_block_tables_init);
+  const uint32_t last = A->levels - 1;
+  const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
+  uint64_t *b = malloc((n ? n : 1) * sizeof(uint64_t));
+  if (b == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for the decoded frontier");
+  // contiguous ranges of the level, each from its first node's first leaf (a directory lookup)
+  const int nt = n < 16384 ? 1 : omp_get_max_threads();
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    const int th = omp_get_thread_num(), nth = omp_get_num_threads();
+    const uint64_t lo = n * (uint64_t)th / (uint64_t)nth, hi = n * (uint64_t)(th + 1) / (uint64_t)nth;
+    uint64_t q = lo < hi ? k2_view_first_child(A, first + lo) - A->n_internal : 0;
+    for (uint64_t i = lo; i < hi; i++) {
+      const uint32_t S = k2_omp_block4(A, k2_view_sig(A, first + i), &q, true);
+      const uint64_t rc = k2_morton_unshuffle(A->frontier_codes[i]);  // row << 32 | column
+      b[i] = ((rc >> 32) << 40) | ((rc & UINT64_C(0xFFFFFFFF)) << 16) | S;
+    }
+  }
+  *blocks = b;
+  *count = n;
+  return 0;
+}
+
 #endif  // K2_OMP_VARIANT
 
 // ---- identity fill -------------------------------------------------------------------------
@@ -215,8 +253,12 @@ static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
 // k²+F: with the frontier cached, a task's nodes of the last internal level come straight from
 // their Morton codes (no descent through the levels above), in tiles of K2_OMP_TILE.
 static void k2_omp_frontier(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
-                            k2_omp_scratch *sc, uint64_t lo, uint64_t hi) {
+                            k2_omp_blocks_fn blocks, k2_omp_scratch *sc, uint64_t lo, uint64_t hi) {
   const uint32_t last = A->levels - 1, shift = A->side_log - last;
+  if (blocks != NULL) {  // the decoded frontier: no Morton decoding, no leaf gathering
+    blocks(A, P, A->frontier_blocks + (lo - A->level_start[last]), hi - lo);
+    return;
+  }
   const uint64_t *codes = A->frontier_codes - A->level_start[last];
   uint64_t *org = sc->origin[last];
   for (uint64_t p = lo; p < hi; p += K2_OMP_TILE) {
@@ -246,14 +288,17 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   pthread_once(&detect, k2_omp_detect);
   if (k2_omp_use_avx2) return k2_omp_product_avx2(A, P);
 #endif
-  static pthread_once_t tables = PTHREAD_ONCE_INIT;
-  pthread_once(&tables, k2_block_tables_init);
+#ifdef K2_OMP_VARIANT
+  static pthread_once_t k2_omp_tables_once = PTHREAD_ONCE_INIT;
+#endif
+  pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
   k2_omp_fill_identity(P, ny);
   if (A->n_internal == 0) return 0;
   k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
+  const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, P);
 
   // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
   const k2_omp_plan *plan = A->cpu_plan[P->left];
@@ -288,7 +333,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
       for (uint64_t c = 0; c < nc; c++) {
         for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
           if (A->frontier_codes != NULL) {
-            k2_omp_frontier(A, P, leaf, &sc, tasks[k].f_lo, tasks[k].f_hi);
+            k2_omp_frontier(A, P, leaf, blocks, &sc, tasks[k].f_lo, tasks[k].f_hi);
             continue;
           }
           sc.origin[task_level][0] = tasks[k].origin;

@@ -124,6 +124,22 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P) {
   }
   v.cpu_plan[0] = __atomic_load_n(&A->cpu_plan[0].data, __ATOMIC_ACQUIRE);
   v.cpu_plan[1] = __atomic_load_n(&A->cpu_plan[1].data, __ATOMIC_ACQUIRE);
+  // the decoded frontier, built once per matrix by the first product that reads it (8 bytes per
+  // last-level node beside the cached Morton codes; without memory for it, the codes serve)
+  k2_engine_cache *bc = &A->cpu_blocks;
+  if (k2_omp_blocks_apply(&v, P) && __atomic_load_n(&bc->data, __ATOMIC_ACQUIRE) == NULL) {
+    pthread_mutex_lock(&A->lock);
+    if (bc->data == NULL) {
+      uint64_t *blocks = NULL, count = 0;
+      if (k2_omp_blocks_new(&v, &blocks, &count) == 0) {
+        bc->free = free;
+        bc->bytes = count * sizeof(uint64_t);
+        __atomic_store_n(&bc->data, blocks, __ATOMIC_RELEASE);
+      }
+    }
+    pthread_mutex_unlock(&A->lock);
+  }
+  v.frontier_blocks = __atomic_load_n(&bc->data, __ATOMIC_ACQUIRE);
   rc = k2_omp_product(&v, P);
   k2_engine_last = K2_ENGINE_OPENMP;
   if (rc == K2_DECLINED && !k2_strict) {

@@ -98,6 +98,8 @@ void k2_matrix_invalidate(K2_Matrix A) {
     A->occupied[k] = NULL;
     A->occupied_count[k] = 0;
   }
+  if (A->cpu_blocks.data != NULL && A->cpu_blocks.free != NULL) A->cpu_blocks.free(A->cpu_blocks.data);
+  A->cpu_blocks = (k2_engine_cache){NULL, NULL, 0};
   if (A->device != NULL && k2_device_release_hook != NULL) k2_device_release_hook(A->device);
   A->device = NULL;
 }
@@ -548,7 +550,7 @@ GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
   u->pending = A->cap_pending * sizeof(k2_pending_edit);
   size_t cache = 0;
   if (A->grb_cache != NULL && GxB_Matrix_memoryUsage(&cache, A->grb_cache) != GrB_SUCCESS) cache = 0;
-  u->cache = cache + A->cpu_plan[0].bytes + A->cpu_plan[1].bytes;
+  u->cache = cache + A->cpu_plan[0].bytes + A->cpu_plan[1].bytes + A->cpu_blocks.bytes;
   if (A->occupied[0] != NULL) u->cache += t->nrows;
   if (A->occupied[1] != NULL) u->cache += t->ncols;
   u->total = u->tree + u->directory + u->top + u->frontier + u->pending + u->cache + sizeof *A;

@@ -63,6 +63,7 @@ struct K2_Matrix_opaque {
   GrB_Matrix grb_cache;     // the bridge's materialized GrB_Matrix (NULL if none)
   void *device;             // CUDA residency (src/cuda), NULL if none
   k2_engine_cache cpu_plan[2];  // the OpenMP engine's task plans (right, left), built on demand
+  k2_engine_cache cpu_blocks;   // the OpenMP engine's decoded frontier (k2_view.frontier_blocks)
   // Occupancy of the rows (right products) and columns (left products): one byte per row
   // (column), 1 iff it holds an entry, and how many do. With every u(j) present the result's
   // structure is exactly this, so the bridge needs no presence tracking in the engine.

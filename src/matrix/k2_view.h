@@ -53,6 +53,11 @@ typedef struct {
   double weight;                  // the edge weight (iso value)
   void *device;                   // the CUDA engine's resident copy of this tree, or NULL
   const void *cpu_plan[2];        // the OpenMP engine's task plans (right, left), or NULL
+  // The OpenMP engine's decoded frontier (2x2 leaves, side <= 2^26), or NULL: per node of level
+  // levels-1, row block << 40 | column block << 16 | its 4x4 pattern, source-major for a right
+  // product (bit 4c + r: column c feeds row r). It spares the plus kernel the Morton decoding
+  // and the leaf gathering, which is most of its work where blocks hold one entry (R-MAT).
+  const uint64_t *frontier_blocks;
 } k2_view;
 
 // 4-bit signature of internal node p.
