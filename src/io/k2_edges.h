@@ -13,5 +13,7 @@ GrB_Info k2_edges_reserve(K2_Edges *E, uint64_t n);
 GrB_Info k2_edges_apply_options(K2_Edges *E, const K2_ReadOptions *opt);
 // Renumber the ids that occur to 0..k-1 (increasing order); the shape becomes k x k.
 GrB_Info k2_edges_remap(K2_Edges *E);
+// The pattern of a .k2 file as an edge list, options applied (k2_matrix_io.c: needs the tree).
+GrB_Info k2_edges_read_k2(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
 
 #endif

@@ -1,13 +1,10 @@
-// k2_matrix_io.c: K2_Matrix_read and the K2_Matrix writers (edge lists <-> trees).
+// k2_matrix_io.c: trees as edge lists: the pattern of a .k2 file, and the K2_Matrix writers.
 // SPDX-License-Identifier: Apache-2.0
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "io/k2_edges.h"
 #include "util/k2_error.h"
-
-GrB_Info k2_edges_read_k2(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
 
 // The pattern of A as a K2_Edges (row-major).
 static GrB_Info k2_edges_of_matrix(K2_Edges *E, K2_Matrix A) {
@@ -43,29 +40,6 @@ GrB_Info k2_edges_read_k2(K2_Edges *E, const char *path, const K2_ReadOptions *o
     return info;
   }
   *E = R;
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_read(K2_Matrix *A, const char *path, const K2_ReadOptions *opt) {
-  if (A == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_read: NULL argument");
-  size_t n = strlen(path);
-  bool k2 = opt != NULL ? opt->format == K2_FORMAT_K2 : false;
-  if (opt == NULL || opt->format == K2_FORMAT_AUTO) k2 = n >= 3 && strcasecmp(path + n - 3, ".k2") == 0;
-  bool plain = opt == NULL || (!opt->symmetrize && !opt->transpose && !opt->drop_self_loops);
-  if (k2 && plain) return K2_Matrix_load(A, path);  // no edge list needed
-
-  K2_Edges E;
-  GrB_Info info = K2_Edges_read(&E, path, opt);
-  if (info != GrB_SUCCESS) return info;
-  K2_Matrix M = NULL;
-  info = K2_Matrix_new(&M, E.nrows, E.ncols);
-  if (info == GrB_SUCCESS) info = K2_Matrix_build_32(M, E.I, E.J, E.nvals);
-  K2_Edges_free(&E);
-  if (info != GrB_SUCCESS) {
-    K2_Matrix_free(&M);
-    return info;
-  }
-  *A = M;
   return GrB_SUCCESS;
 }
 

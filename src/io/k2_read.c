@@ -1,4 +1,5 @@
-// k2_read.c: K2_Edges_read, the format choice and the common steps of every text reader.
+// k2_read.c: K2_Edges_read and K2_Matrix_read, the format choice and the common steps of every
+// text reader.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Format detection (K2_FORMAT_AUTO), in order:
@@ -19,9 +20,6 @@
 #include "io/k2_edges.h"
 #include "io/k2_io.h"
 #include "util/k2_error.h"
-
-// Defined in k2_matrix_io.c (needs the tree): the pattern of a .k2 file as an edge list.
-GrB_Info k2_edges_read_k2(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
 
 static bool k2_has_suffix(const char *s, size_t n, const char *suffix) {
   size_t k = strlen(suffix);
@@ -151,4 +149,27 @@ GrB_Info k2_io_read_buffer(K2_Edges *E, const void *data, size_t size, const cha
   info = k2_read_text(E, &t, format, &opt);
   k2_text_close(&t);
   return info;
+}
+
+GrB_Info K2_Matrix_read(K2_Matrix *A, const char *path, const K2_ReadOptions *opt) {
+  if (A == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_read: NULL argument");
+  size_t n = strlen(path);
+  bool k2 = opt != NULL ? opt->format == K2_FORMAT_K2 : false;
+  if (opt == NULL || opt->format == K2_FORMAT_AUTO) k2 = n >= 3 && strcasecmp(path + n - 3, ".k2") == 0;
+  bool plain = opt == NULL || (!opt->symmetrize && !opt->transpose && !opt->drop_self_loops);
+  if (k2 && plain) return K2_Matrix_load(A, path);  // no edge list needed
+
+  K2_Edges E;
+  GrB_Info info = K2_Edges_read(&E, path, opt);
+  if (info != GrB_SUCCESS) return info;
+  K2_Matrix M = NULL;
+  info = K2_Matrix_new(&M, E.nrows, E.ncols);
+  if (info == GrB_SUCCESS) info = K2_Matrix_build_32(M, E.I, E.J, E.nvals);
+  K2_Edges_free(&E);
+  if (info != GrB_SUCCESS) {
+    K2_Matrix_free(&M);
+    return info;
+  }
+  *A = M;
+  return GrB_SUCCESS;
 }
