@@ -315,6 +315,25 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   uint32_t task_level = plan->task_level;
   int nthreads = plan->nthreads;
 
+  // One thread and the frontier cached: ownership does not matter, so the whole last level is
+  // one range, not one call per task (a small tree has thousands of tasks of a few blocks).
+  if (nthreads == 1 && A->frontier_codes != NULL) {
+    const uint32_t last = A->levels - 1;
+    k2_omp_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    if (blocks == NULL) {
+      sc.origin[last] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
+      if (sc.origin[last] == NULL) {
+        k2_omp_plan_free(own);
+        return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
+      }
+    }
+    k2_omp_frontier(A, P, leaf, blocks, &sc, A->level_start[last], A->level_start[last + 1]);
+    free(sc.origin[last]);
+    k2_omp_plan_free(own);
+    return 0;
+  }
+
   int err = 0;
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1)
   {
