@@ -39,9 +39,12 @@ typedef struct {
   uint32_t top_max_log;     // top level = deepest level with at most 2^top_max_log nodes (16)
   bool cache_frontier;      // keep Morton codes of the last internal level (k²+F): 8 bytes per
                             // node of that level (about 3x the tree on web graphs); products skip
-                            // the descent (measured: GPU right 1.7-3.8x faster; OpenMP 5-30%
-                            // faster on cnr-2000, uk-2007-05, R-MAT 20, 8% slower on a 30 M-edge
-                            // web-like graph; docs/benchmarks.md)
+                            // the descent. With 2x2 leaves the OpenMP engine's first plus product
+                            // also decodes that level (8 more bytes per node, in
+                            // K2_Matrix_memoryUsage's cache). Measured: GPU right products
+                            // 1.7-3.8x faster, OpenMP right products 2-4x faster on cnr-2000,
+                            // uk-2007-05, R-MAT 20 and a 30 M-edge web-like graph
+                            // (docs/benchmarks.md)
 } K2_Format;
 
 // The defaults: 2x2 leaves, S = 256, top <= 2^16 nodes, no cached frontier.
