@@ -20,13 +20,15 @@ uint64_t *k2_sort_u64(uint64_t *keys, uint64_t *tmp, uint64_t n, uint32_t bits) 
   uint64_t *src = keys, *dst = tmp;
   for (uint32_t shift = 0; shift < bits; shift += DIGIT) {
     bool trivial = false;
+    // the last digit may be narrower: bits above `bits` are payload, not key
+    const uint64_t mask = bits - shift < DIGIT ? (UINT64_C(1) << (bits - shift)) - 1 : BUCKETS - 1;
 #pragma omp parallel num_threads(nthreads)
     {
       int t = omp_get_thread_num(), nt = omp_get_num_threads();
       uint64_t lo = n * (uint64_t)t / (uint64_t)nt, hi = n * (uint64_t)(t + 1) / (uint64_t)nt;
       uint64_t *my = h[t];
       memset(my, 0, sizeof(uint64_t) * BUCKETS);
-      for (uint64_t i = lo; i < hi; i++) my[(src[i] >> shift) & (BUCKETS - 1)]++;
+      for (uint64_t i = lo; i < hi; i++) my[(src[i] >> shift) & mask]++;
 #pragma omp barrier
 #pragma omp single
       {
@@ -49,7 +51,7 @@ uint64_t *k2_sort_u64(uint64_t *keys, uint64_t *tmp, uint64_t n, uint32_t bits) 
         uint64_t *off = h[t];
         for (uint64_t i = lo; i < hi; i++) {
           uint64_t k = src[i];
-          dst[off[(k >> shift) & (BUCKETS - 1)]++] = k;
+          dst[off[(k >> shift) & mask]++] = k;
         }
       }
     }

@@ -6,6 +6,7 @@
 
 #include "k2_oracle.h"
 #include "matrix/k2_matrix.h"
+#include "util/k2_sort.h"
 
 // Figure 1 of the paper (DIGEST.md §1): 8x8, 12 cells.
 static const uint32_t fig_I[] = {1, 0, 1, 3, 5, 5, 6, 6, 6, 6, 7, 7};
@@ -289,6 +290,29 @@ static void test_structured(void **state) {
   k2_coo_free(&L);
 }
 
+// The radix sort orders by the low `bits` bits only and keeps equal keys in input order, with
+// anything above them carried along: row-major tuples sort (column << 32 | row) keys on the row
+// bits. 20 key bits end inside a digit, with payload starting right above them.
+static void test_sort_payload(void **state) {
+  (void)state;
+  enum { N = 200000, BITS = 20 };
+  uint64_t *a = malloc(N * sizeof(uint64_t)), *tmp = malloc(N * sizeof(uint64_t));
+  k2_rng rng = {99};
+  for (uint64_t i = 0; i < N; i++) {
+    uint64_t key = k2_rng_below(&rng, 1000) * 1009 % (UINT64_C(1) << BITS);
+    a[i] = (i << BITS) | key;  // payload: the input position
+  }
+  uint64_t *s = k2_sort_u64(a, tmp, N, BITS);
+  assert_non_null(s);
+  const uint64_t kmask = (UINT64_C(1) << BITS) - 1;
+  for (uint64_t i = 1; i < N; i++) {
+    assert_true((s[i - 1] & kmask) <= (s[i] & kmask));
+    if ((s[i - 1] & kmask) == (s[i] & kmask)) assert_true((s[i - 1] >> BITS) < (s[i] >> BITS));
+  }
+  free(a);
+  free(tmp);
+}
+
 // Morton codes: encode / split round trips, and the one-pass unshuffle the OpenMP engine's k²+F
 // path uses against the two compactions, on random codes and the extremes.
 static void test_morton_codes(void **state) {
@@ -426,6 +450,7 @@ int main(void) {
       cmocka_unit_test(test_shapes),
       cmocka_unit_test(test_structured),
       cmocka_unit_test(test_morton_codes),
+      cmocka_unit_test(test_sort_payload),
       cmocka_unit_test(test_largest_dimensions),
       cmocka_unit_test(test_errors_leave_matrix_untouched),
       cmocka_unit_test(test_pending_edits_dup_equal),
