@@ -8,11 +8,11 @@
 #include "util/k2_error.h"
 #include "util/k2_sort.h"
 
-// Cells in Morton order as (row << 32 | col) keys, or (col << 32 | row) when swapped. In
-// parallel: the codes of the last internal level (the cached frontier when there is one), then
+// Cells in Morton order as (col << 32 | row) keys: the row is the sort key of row-major order,
+// the column rides along. In parallel: the codes of the last internal level (the cached frontier when there is one), then
 // contiguous ranges of its nodes, each writing the cells of its nodes' leaves after those of
 // the ranges before it (a count pass, a prefix sum, the writes).
-static GrB_Info k2_query_cells_keys(const k2_tree *t, uint64_t *keys, bool swapped) {
+static GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys) {
   if (t->nvals == 0) return GrB_SUCCESS;
   k2_view v;
   k2_tree_view(&v, t, 1.0);
@@ -24,7 +24,7 @@ static GrB_Info k2_query_cells_keys(const k2_tree *t, uint64_t *keys, bool swapp
     if (info != GrB_SUCCESS) return info;
     codes = own;
   }
-  const uint32_t d = 1u << v.leaf_log, rs = swapped ? 0 : 32, cs = swapped ? 32 : 0;
+  const uint32_t d = 1u << v.leaf_log;
   const uint64_t first = v.level_start[last], count = v.level_start[last + 1] - first;
   int nt = count < 16384 ? 1 : omp_get_max_threads();
   if (nt > 256) nt = 256;
@@ -56,7 +56,7 @@ static GrB_Info k2_query_cells_keys(const k2_tree *t, uint64_t *keys, bool swapp
         while (bits) {
           unsigned cell = (unsigned)__builtin_ctzll(bits);
           bits &= bits - 1;
-          keys[k++] = ((lr + cell / d) << rs) | ((lc + cell % d) << cs);
+          keys[k++] = ((lc + cell % d) << 32) | (lr + cell / d);
         }
       }
     }
@@ -64,8 +64,6 @@ static GrB_Info k2_query_cells_keys(const k2_tree *t, uint64_t *keys, bool swapp
   free(own);
   return GrB_SUCCESS;
 }
-
-GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys) { return k2_query_cells_keys(t, keys, false); }
 
 // Row-major order from Morton order by a stable sort on the row alone: within one row, Morton
 // order already has the columns ascending (the code is monotone in the column for a fixed row),
@@ -80,7 +78,7 @@ GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Inde
     free(tmp);
     K2_FAIL(GrB_OUT_OF_MEMORY, "k2 query: no memory for %llu entries", (unsigned long long)nv);
   }
-  GrB_Info info = k2_query_cells_keys(t, keys, true);  // col << 32 | row
+  GrB_Info info = k2_query_cells(t, keys);
   uint32_t row_bits = 1;
   while (row_bits < 32 && (t->nrows - 1) >> row_bits) row_bits++;
   uint64_t *sorted = info == GrB_SUCCESS ? k2_sort_u64(keys, tmp, nv, row_bits) : NULL;

@@ -7,8 +7,6 @@
 
 // Entries in row-major order into I, J (either may be NULL); *count receives nvals.
 GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Index *count);
-// Cells in Morton (level) order as (row << 32 | col) keys; keys has room for t->nvals.
-GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys);
 // Is (i, j) an entry? (in range, unchecked)
 bool k2_query_entry(const k2_tree *t, uint64_t i, uint64_t j);
 // Columns of row idx (by_col false) or rows of column idx (by_col true), ascending.

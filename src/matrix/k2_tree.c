@@ -115,6 +115,12 @@ GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_
     next = swap;
   }
   free(next);
+  // the kept level may be narrower than the widest one (the cached frontier lives on)
+  const uint64_t kept = t->level_start[last + 1] - t->level_start[last];
+  if (kept < widest) {
+    uint64_t *fit = realloc(cur, (kept ? kept : 1) * sizeof(uint64_t));
+    if (fit != NULL) cur = fit;
+  }
   *codes_out = cur;
   return GrB_SUCCESS;
 }

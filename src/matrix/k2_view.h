@@ -111,7 +111,7 @@ static inline uint64_t k2_morton_unshuffle(uint64_t x) {
 #if defined(__BMI2__) && !defined(__CUDACC__)
   // two bit extractions where the CPU has them (the OpenMP engine's AVX2 + BMI2 build)
   return (_pext_u64(x, UINT64_C(0xAAAAAAAAAAAAAAAA)) << 32) | _pext_u64(x, UINT64_C(0x5555555555555555));
-#endif
+#else
   uint64_t t;
   t = (x ^ (x >> 1)) & UINT64_C(0x2222222222222222);
   x ^= t ^ (t << 1);
@@ -124,6 +124,7 @@ static inline uint64_t k2_morton_unshuffle(uint64_t x) {
   t = (x ^ (x >> 16)) & UINT64_C(0x00000000FFFF0000);
   x ^= t ^ (t << 16);
   return x;
+#endif
 }
 // Row and column of a code: for a node of level t these are its block coordinates (t bits each).
 static inline void k2_morton_split(uint64_t code, uint64_t *row, uint64_t *col) {
