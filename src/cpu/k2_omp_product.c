@@ -48,6 +48,8 @@ typedef struct {
 // The leaf action and the traversal, instantiated per (type, monoid, multiply).
 #include "cpu/k2_omp_kernels.inc"
 
+static pthread_once_t k2_omp_tables_once = PTHREAD_ONCE_INIT;  // per build of this file
+
 #ifndef K2_OMP_VARIANT  // the plan is built by the baseline build only
 // ---- tasks ---------------------------------------------------------------------------------
 
@@ -198,19 +200,20 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
 
 // ---- the decoded frontier -------------------------------------------------------------------
 
-static pthread_once_t k2_omp_tables_once = PTHREAD_ONCE_INIT;
+// A cached frontier of 4x4 blocks whose block numbers fit the entry's 24-bit fields.
+static bool k2_omp_blocks_fit(const k2_view *A) {
+  return A->frontier_codes != NULL && A->leaf_log == 1 && A->side_log <= 26 && A->n_internal > 0;
+}
 
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
-  if (A->frontier_codes == NULL || A->leaf_log != 1 || A->side_log > 26 || A->n_internal == 0)
-    return false;
+  if (!k2_omp_blocks_fit(A)) return false;
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   const k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   return leaf == k2_leaf_fast_fp32 || leaf == k2_leaf_fast_fp64;
 }
 
 int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
-  if (A->frontier_codes == NULL || A->leaf_log != 1 || A->side_log > 26 || A->n_internal == 0)
-    return K2_DECLINED;
+  if (!k2_omp_blocks_fit(A)) return K2_DECLINED;
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   const uint32_t last = A->levels - 1;
   const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
@@ -288,9 +291,6 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   pthread_once(&detect, k2_omp_detect);
   if (k2_omp_use_avx2) return k2_omp_product_avx2(A, P);
 #endif
-#ifdef K2_OMP_VARIANT
-  static pthread_once_t k2_omp_tables_once = PTHREAD_ONCE_INIT;
-#endif
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
@@ -299,11 +299,24 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
   const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, P);
+  const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
+
+  // One thread and the frontier cached: ownership does not matter, so the whole last level is
+  // one range, with no plan (a small tree has thousands of tasks of a few blocks each).
+  if (want_threads == 1 && A->frontier_codes != NULL) {
+    const uint32_t last = A->levels - 1;
+    k2_omp_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    sc.origin[last] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
+    if (sc.origin[last] == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
+    k2_omp_frontier(A, P, leaf, blocks, &sc, A->level_start[last], A->level_start[last + 1]);
+    free(sc.origin[last]);
+    return 0;
+  }
 
   // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
   const k2_omp_plan *plan = A->cpu_plan[P->left];
   k2_omp_plan *own = NULL;
-  int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   if (plan == NULL || plan->left != P->left || plan->nthreads != want_threads) {
     int rc = k2_omp_plan_new(A, P->left, &own);
     if (rc != 0) return rc;
@@ -314,25 +327,6 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   uint64_t nc = plan->nchunks;
   uint32_t task_level = plan->task_level;
   int nthreads = plan->nthreads;
-
-  // One thread and the frontier cached: ownership does not matter, so the whole last level is
-  // one range, not one call per task (a small tree has thousands of tasks of a few blocks).
-  if (nthreads == 1 && A->frontier_codes != NULL) {
-    const uint32_t last = A->levels - 1;
-    k2_omp_scratch sc;
-    memset(&sc, 0, sizeof sc);
-    if (blocks == NULL) {
-      sc.origin[last] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
-      if (sc.origin[last] == NULL) {
-        k2_omp_plan_free(own);
-        return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
-      }
-    }
-    k2_omp_frontier(A, P, leaf, blocks, &sc, A->level_start[last], A->level_start[last + 1]);
-    free(sc.origin[last]);
-    k2_omp_plan_free(own);
-    return 0;
-  }
 
   int err = 0;
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1)

@@ -127,7 +127,7 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P) {
   // the decoded frontier, built once per matrix by the first product that reads it (8 bytes per
   // last-level node beside the cached Morton codes; without memory for it, the codes serve)
   k2_engine_cache *bc = &A->cpu_blocks;
-  if (k2_omp_blocks_apply(&v, P) && __atomic_load_n(&bc->data, __ATOMIC_ACQUIRE) == NULL) {
+  if (__atomic_load_n(&bc->data, __ATOMIC_ACQUIRE) == NULL && k2_omp_blocks_apply(&v, P)) {
     pthread_mutex_lock(&A->lock);
     if (bc->data == NULL) {
       uint64_t *blocks = NULL, count = 0;
