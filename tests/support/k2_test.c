@@ -1,6 +1,7 @@
 // k2_test.c: shared helpers of the test programs.
 // SPDX-License-Identifier: Apache-2.0
 #include "k2_test.h"
+#include "k2_real_graphs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +9,7 @@
 
 const char *k2_test_data_path(const char *relative) {
   static _Thread_local char path[4096];
-  const char *root = getenv("K2GRB_DATA_DIR");
-  if (root == NULL) root = K2_DATA_DIR;
-  snprintf(path, sizeof path, "%s/%s", root, relative);
+  snprintf(path, sizeof path, "%s/%s", k2_real_graph_dir(K2_DATA_DIR), relative);
   struct stat st;
   if (stat(path, &st) != 0) return NULL;
   return path;
