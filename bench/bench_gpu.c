@@ -4,15 +4,16 @@
 // Per graph: sizes (tree, k², k²+F, bCSR, cuSPARSE CSR FP32), the device working set of one
 // product, and the time per product (median of 10 runs of 50 products, CUDA events; fewer
 // products per run when one takes over 0.5 ms) of right, left and batched (B = 128, time per
-// vector) products: k² (tree only), k²+F (cached frontier), cuSPARSE (SpMV, transposed SpMV,
-// fastest SpMM) and bCSR (thread or warp per row, atomics for left). Also, for right products:
+// vector) products: k² (tree only), k²+F (cached frontier), k²+R (the row-ordered blocks of the
+// last internal level alone), cuSPARSE (SpMV, transposed SpMV, fastest SpMM) and bCSR (thread or warp per row, atomics for left). Also, for right products:
 // k² with a tile of 2^17 children (its working set and time: the scratch / launches trade-off)
 // and k²+F with the generic leaf kernel instead of the specialised plus kernel. FP32 vectors
 // with dyadic values, so every engine's sums are exact and the engines must agree bit for bit;
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
-//             [--batch-max-n N] [--lean]
+//             [--batch-max-n N] [--lean] [--configs k2,k2F,k2R]
+// --configs: the device configurations to time (default all three; the others print nan).
 // Graphs: every real graph of the data folder (K2GRB_DATA_DIR; the list is
 // tests/support/k2_real_graphs.c, --graphs picks some by name),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
@@ -183,6 +184,7 @@ static void check(const char *graph_name, const char *what, const float *ref, fl
 
 static FILE *g_csv;
 static uint64_t g_batch_max_n = UINT64_C(1) << 25;  // --batch-max-n: larger graphs skip batches
+static bool g_config_on[3] = {true, true, true};  // --configs: k2, k2F, k2R
 static bool g_lean;  // --lean: only the columns the targets need (no other offsets, small tile,
                      // generic kernel): each recorded CUDA graph of 10^5 tiles costs minutes
 #define SMALL_TILE (UINT64_C(1) << 17)              // the working-set / time trade-off column
@@ -242,7 +244,7 @@ static void bench_graph(graph *g) {
   K2_MemoryUsage mu;
   K2_Matrix_memoryUsage(&mu, A);
   const uint64_t tree = mu.tree + mu.directory + mu.top;
-  K2_DeviceBytes wk, wf, wkb, wfb, wks;
+  K2_DeviceBytes wk, wf, wkb, wfb, wks, wr, wrb;
   memset(&wks, 0, sizeof wks);
   if (!g_lean) {
     set_tile(SMALL_TILE);
@@ -253,8 +255,10 @@ static void bench_graph(graph *g) {
   K2_Matrix_deviceBytes(&wf, A, K2_DEVICE_FRONTIER, GrB_FP32, 1, false, 0);
   K2_Matrix_deviceBytes(&wkb, A, K2_DEVICE_TREE_ONLY, GrB_FP32, BATCH, false, 0);
   K2_Matrix_deviceBytes(&wfb, A, K2_DEVICE_FRONTIER, GrB_FP32, BATCH, false, 0);
+  K2_Matrix_deviceBytes(&wr, A, K2_DEVICE_ROWS, GrB_FP32, 1, false, 0);
+  K2_Matrix_deviceBytes(&wrb, A, K2_DEVICE_ROWS, GrB_FP32, BATCH, false, 0);
   const uint64_t vec = (g->n * 2) * 4;
-  if (!batch) wkb.total = wfb.total = 0;
+  if (!batch) wkb.total = wfb.total = wrb.total = 0;
   const uint64_t ws_cus = bg_csr_bytes(c, true) + vec + bg_cusparse_buffer(c, BG_RIGHT);
   const uint64_t ws_bcsr = bg_csr_bytes(c, false) + vec;
 
@@ -271,11 +275,11 @@ static void bench_graph(graph *g) {
     bg_download(ref[op], bg_y(c, (bg_op)op), out[op]);
   }
   // op x {k2, k2F, cusparse, bcsr, k2 scan(right) / k2 dir(batch), bcsr warp,
-  //       right only: k2 with the small tile, k2F with the generic leaf kernel}
-  double t[3][8];
+  //       right only: k2 with the small tile, k2F with the generic leaf kernel; k2R}
+  double t[3][9];
   for (int op = 0; op < 3; op++)
-    for (int j = 0; j < 8; j++)
-      t[op][j] = op < nops && !(g_lean && j >= 4 && j != 5) ? 0 : 0.0 / 0.0;
+    for (int j = 0; j < 9; j++)
+      t[op][j] = op < nops && !(g_lean && j >= 4 && j != 5 && j != 8) ? 0 : 0.0 / 0.0;
   for (int op = 0; op < nops; op++) {
     x.op = (bg_op)op;
     t[op][2] = bg_time(run_cusparse, &x, stream);
@@ -290,8 +294,18 @@ static void bench_graph(graph *g) {
     }
   }
   phase(g, "cuSPARSE and bCSR timed");
-  for (int config = 0; config < 2; config++) {
-    if (K2_Matrix_upload(A, config ? K2_DEVICE_FRONTIER : K2_DEVICE_TREE_ONLY) != GrB_SUCCESS) {
+  static const char *config_name[3] = {"k2", "k2+F", "k2+R"};
+  for (int config = 0; config < 3; config++) {
+    if (!g_config_on[config]) {
+      for (int op = 0; op < nops; op++) {
+        t[op][config == 2 ? 8 : config] = 0.0 / 0.0;
+        if (config == 0) t[op][4] = t[op][6] = 0.0 / 0.0;  // its other offsets, small tile
+        if (config == 1) t[op][7] = 0.0 / 0.0;             // its generic leaf kernel
+      }
+      continue;
+    }
+    const K2_DeviceConfig dc = config == 2 ? K2_DEVICE_ROWS : config ? K2_DEVICE_FRONTIER : K2_DEVICE_TREE_ONLY;
+    if (K2_Matrix_upload(A, dc) != GrB_SUCCESS) {
       fprintf(stderr, "%s: upload: %s\n", g->name, K2_error_string());
       exit(1);
     }
@@ -310,10 +324,11 @@ static void bench_graph(graph *g) {
       x.P.x = bg_x(c, (bg_op)op);
       x.P.y = bg_y(c, (bg_op)op);
       set_offsets(K2_CUDA_OFFSETS_AUTO);
-      phase(g, config ? "k2+F: uploaded / next product" : "k2: uploaded / next product");
-      t[op][config] = bg_time(run_k2, &x, stream);
       char what[64];
-      snprintf(what, sizeof what, "%s %s", config ? "k2+F" : "k2", op == 0 ? "right" : op == 1 ? "left" : "batch");
+      snprintf(what, sizeof what, "%s: uploaded / next product", config_name[config]);
+      phase(g, what);
+      t[op][config == 2 ? 8 : config] = bg_time(run_k2, &x, stream);
+      snprintf(what, sizeof what, "%s %s", config_name[config], op == 0 ? "right" : op == 1 ? "left" : "batch");
       check(g->name, what, ref[op], bg_y(c, (bg_op)op), out[op]);
       if (config == 0 && op != BG_LEFT && !g_lean) {
         // the other offsets source: scan for single vectors, directory for batches
@@ -338,10 +353,10 @@ static void bench_graph(graph *g) {
       }
     }
   }
-  phase(g, "k2 and k2+F timed");
+  phase(g, "k2, k2+F and k2+R timed");
   if (!bg_ok(g->name)) exit(1);
   for (int op = 0; op < nops; op++) free(ref[op]);
-  for (int j = 0; j < 6; j++) t[2][j] /= BATCH;  // per vector
+  for (int j = 0; j < 9; j++) t[2][j] /= BATCH;  // per vector
 
   const double MB = 1e6;
   printf("%-14s %10llu %11llu %7.1fs | %8.2f %8.2f %8.2f %8.2f %8.2f | ws %8.2f %8.2f %8.2f %8.2f | tiles %4llu | M=2^17: ws %8.2f, %llu tiles\n",
@@ -351,10 +366,12 @@ static void bench_graph(graph *g) {
          wks.total / MB, (unsigned long long)wks.tiles);
   const char *opn[3] = {"right", "left", "batch"};
   for (int op = 0; op < 3; op++)
-    printf("    %-5s ms: k2 %9.4f  k2+F %9.4f  cuSPARSE %9.4f  bCSR %9.4f  | k2/cu %5.2f  k2F/cu %5.2f  bCSR/cu %5.2f%s\n",
-           opn[op], t[op][0], t[op][1], t[op][2], t[op][3], t[op][0] / t[op][2],
-           t[op][1] / t[op][2], t[op][3] / t[op][2],
+    printf("    %-5s ms: k2 %9.4f  k2+F %9.4f  k2+R %9.4f  cuSPARSE %9.4f  bCSR %9.4f  | k2/cu %5.2f  k2F/cu %5.2f  k2R/cu %5.2f  bCSR/cu %5.2f%s\n",
+           opn[op], t[op][0], t[op][1], t[op][8], t[op][2], t[op][3], t[op][0] / t[op][2],
+           t[op][1] / t[op][2], t[op][8] / t[op][2], t[op][3] / t[op][2],
            op == 0 ? "  (k2 scan offsets: see CSV)" : "");
+  printf("    k2+R: matrix %8.2f MB, ws %8.2f MB (%5.3f x cuSPARSE)\n", wr.matrix / MB, wr.total / MB,
+         (double)wr.total / (double)ws_cus);
   printf("    right ms: k2 with M = 2^17 %9.4f (%5.2f x cuSPARSE); k2+F generic leaf kernel %9.4f (%5.2f x)\n",
          t[0][6], t[0][6] / t[0][2], t[0][7], t[0][7] / t[0][2]);
   if (g_csv) {
@@ -368,8 +385,10 @@ static void bench_graph(graph *g) {
             (unsigned long long)wfb.total, (unsigned long long)wk.tiles);
     for (int op = 0; op < 3; op++)
       fprintf(g_csv, ",%.6f,%.6f,%.6f,%.6f", t[op][0], t[op][1], t[op][2], t[op][3]);
-    fprintf(g_csv, ",%.6f,%.6f,%.6f,%.6f,%llu\n", t[0][4], t[2][4], t[0][6], t[0][7],
+    fprintf(g_csv, ",%.6f,%.6f,%.6f,%.6f,%llu", t[0][4], t[2][4], t[0][6], t[0][7],
             (unsigned long long)wks.total);
+    fprintf(g_csv, ",%llu,%llu,%llu,%.6f,%.6f,%.6f\n", (unsigned long long)wr.matrix,
+            (unsigned long long)wr.total, (unsigned long long)wrb.total, t[0][8], t[1][8], t[2][8]);
     fflush(g_csv);
   }
   fflush(stdout);
@@ -390,9 +409,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
     else if (!strcmp(argv[i], "--lean")) g_lean = true;
+    else if (!strcmp(argv[i], "--configs") && i + 1 < argc) {
+      const char *names[3] = {"k2", "k2F", "k2R"};
+      for (int k = 0; k < 3; k++) g_config_on[k] = listed(argv[i + 1], names[k]);
+      i++;
+    }
     else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--configs k2,k2F,k2R]\n", argv[0]);
       return 2;
     }
   }
@@ -408,7 +432,8 @@ int main(int argc, char **argv) {
                    "left_k2_ms,left_k2F_ms,left_cusparse_ms,left_bcsr_ms,"
                    "batch_k2_ms,batch_k2F_ms,batch_cusparse_ms,batch_bcsr_ms,"
                    "right_k2_scan_ms,batch_k2_directory_ms,right_k2_tile2e17_ms,"
-                   "right_k2F_generic_leaf_ms,ws_k2_tile2e17_B\n");
+                   "right_k2F_generic_leaf_ms,ws_k2_tile2e17_B,"
+                   "k2R_B,ws_k2R_B,ws_k2R_batch_B,right_k2R_ms,left_k2R_ms,batch_k2R_ms\n");
   }
   printf("%-14s %10s %11s %8s | %8s %8s %8s %8s %8s | ws %8s %8s %8s %8s  (MB)\n", "graph", "n",
          "nnz", "build", "tree", "k2", "k2+F", "bCSR", "CSR32", "k2", "k2+F", "cuSP", "bCSR");

@@ -18,8 +18,13 @@
 typedef enum {
   K2_DEVICE_AUTO = -1,     // FRONTIER if the matrix's format caches the frontier, else TREE_ONLY
   K2_DEVICE_TREE_ONLY = 0, // tree + directory + top codes ("k²"); the scratch is per product
-  K2_DEVICE_FRONTIER = 1   // also the Morton codes of the last internal level ("k²+F", 8 bytes
+  K2_DEVICE_FRONTIER = 1,  // also the Morton codes of the last internal level ("k²+F", 8 bytes
                            // per node of that level): a single-vector product is one kernel
+  K2_DEVICE_ROWS = 2       // only the last internal level, decoded into its 4x4 blocks and
+                           // sorted by block row ("k²+R", 10 bytes per node of that level, no
+                           // tree on the device): right products sum each row in registers
+                           // instead of one atomic per block; left products scatter to the
+                           // columns. Trees with 2x2 leaves (the default) only; others decline.
 } K2_DeviceConfig;
 
 // Where the first child of a node comes from.

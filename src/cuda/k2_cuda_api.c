@@ -79,7 +79,7 @@ GrB_Info K2_Device_setGraphs(bool enable) {
 GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_upload");
   if (info != GrB_SUCCESS) return info;
-  if (config < K2_DEVICE_AUTO || config > K2_DEVICE_FRONTIER)
+  if (config < K2_DEVICE_AUTO || config > K2_DEVICE_ROWS)
     K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_upload: bad configuration %d", (int)config);
   if (!k2_cuda_available())
     K2_MATRIX_FAIL(A, GrB_NOT_IMPLEMENTED, "K2_Matrix_upload: no CUDA device");
@@ -140,7 +140,7 @@ GrB_Info K2_Matrix_deviceBytes(K2_DeviceBytes *bytes, K2_Matrix A, K2_DeviceConf
   if (batch < 1 || batch > 256)
     K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_deviceBytes: batch %llu outside 1..256",
                    (unsigned long long)batch);
-  if (config < K2_DEVICE_AUTO || config > K2_DEVICE_FRONTIER)
+  if (config < K2_DEVICE_AUTO || config > K2_DEVICE_ROWS)
     K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_deviceBytes: bad configuration %d",
                    (int)config);
   static const uint8_t flag_byte = 1;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cuda/k2_cuda_internal.cuh"
+#include "matrix/k2_rows.h"
 
 extern "C" {
 // Defined by the core (src/matrix); frees the device copy of a matrix that is freed or changes.
@@ -158,6 +159,10 @@ struct DevMatrix {
   uint64_t mem_bytes = 0;
   const uint64_t *sig = nullptr, *leaves = nullptr, *dir = nullptr, *top = nullptr,
                  *frontier = nullptr;
+  // ROWS: the blocks of the last internal level (row, column, pattern), nothing else
+  uint64_t n_blocks = 0;
+  const uint32_t *brow = nullptr, *bcol = nullptr;
+  const uint16_t *bpat = nullptr;
   Plan plans[2];  // [scan]
   uint64_t plan_id[2] = {0, 0};
   cudaGraphExec_t graph = nullptr;
@@ -211,7 +216,7 @@ int make_plan(const k2_view *A, int config, uint64_t M, bool scan, Plan *plan) {
   plan->config = config;
   plan->M = M;
   plan->scan = scan;
-  if (A->n_internal > 0) {
+  if (A->n_internal > 0 && config != K2_CUDA_CONFIG_ROWS) {  // ROWS: one launch, no scratch
     const uint32_t last = A->levels - 1;
     if (config == K2_CUDA_CONFIG_FRONTIER) {
       const uint64_t a = A->level_start[last], n = A->level_start[last + 1] - a;
@@ -270,8 +275,17 @@ uint64_t frontier_count(const k2_view *A) {
   return A->level_start[A->levels] - A->level_start[A->levels - 1];
 }
 
-// Sizes of the resident copy: signatures, leaves, directory, top codes, frontier codes.
+// Sizes of the resident copy: signatures, leaves, directory, top codes, frontier codes; in
+// ROWS the block rows, columns and patterns (parts 0..2).
 void matrix_parts(const k2_view *A, int config, uint64_t part[5]) {
+  if (config == K2_CUDA_CONFIG_ROWS) {
+    const uint64_t n = frontier_count(A);
+    part[0] = align_up(n * 4);
+    part[1] = align_up(n * 4);
+    part[2] = align_up(n * 2);
+    part[3] = part[4] = 0;
+    return;
+  }
   part[0] = align_up(((A->n_internal + 15) / 16) * 8);
   part[1] = align_up(((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
   part[2] = align_up(A->dir_len * 8);
@@ -324,11 +338,46 @@ bool view_ok(const k2_view *A) {
   return A->sig != nullptr && A->leaves != nullptr && A->dir != nullptr && A->level_start != nullptr;
 }
 
+// The row configuration's limits (k2_rows.h); a message when they are not met.
+int rows_check(const k2_view *A) {
+  if (A->n_internal == 0) return 0;
+  if (A->leaf_log != 1)
+    return fail(K2_DECLINED, "k2_cuda: the row configuration needs 2x2 leaves (the tree has %ux%u)",
+                1u << A->leaf_log, 1u << A->leaf_log);
+  if (frontier_count(A) >= (UINT64_C(1) << 32))
+    return fail(K2_DECLINED, "k2_cuda: the row configuration holds at most 2^32 - 1 blocks");
+  return 0;
+}
+
+// Copy the row-ordered blocks of A (built on the host) into m's allocation.
+int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
+  k2_row_blocks hb;
+  int rc = k2_row_blocks_build(A, &hb);
+  if (rc != 0) return rc == kGrbOutOfMemory ? rc : K2_DECLINED;  // the builder said why
+  char *base = (char *)m->mem;
+  m->n_blocks = hb.count;
+  m->brow = (const uint32_t *)base;
+  m->bcol = (const uint32_t *)(base + part[0]);
+  m->bpat = (const uint16_t *)(base + part[0] + part[1]);
+  cudaError_t ce = cudaMemcpy((void *)m->brow, hb.row, hb.count * 4, cudaMemcpyHostToDevice);
+  if (ce == cudaSuccess)
+    ce = cudaMemcpy((void *)m->bcol, hb.col, hb.count * 4, cudaMemcpyHostToDevice);
+  if (ce == cudaSuccess)
+    ce = cudaMemcpy((void *)m->bpat, hb.pattern, hb.count * 2, cudaMemcpyHostToDevice);
+  k2_row_blocks_free(&hb);
+  if (ce != cudaSuccess) return cuda_fail(ce, "cudaMemcpy (row blocks upload)");
+  return 0;
+}
+
 int upload(const k2_view *A, int config, DevMatrix **out) {
   *out = nullptr;
   if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
   if (!view_ok(A)) return fail(K2_DECLINED, "k2_cuda: tree layout not supported by the engine");
   config = resolve_config(A, config);
+  if (config == K2_CUDA_CONFIG_ROWS) {
+    int rc = rows_check(A);
+    if (rc != 0) return rc;
+  }
   DevMatrix *m = new (std::nothrow) DevMatrix();
   if (m == nullptr) return fail(kGrbOutOfMemory, "k2_cuda: out of host memory");
   m->config = config;
@@ -357,6 +406,17 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
       return cuda_fail(e, "cudaMalloc (matrix)");
     }
     m->mem_bytes = bytes;
+    if (config == K2_CUDA_CONFIG_ROWS) {
+      int rc = upload_rows(A, m, part);
+      if (rc != 0) {
+        dev_free(m->mem, m->mem_bytes);
+        delete m;
+        return rc;
+      }
+      k2_device_release_hook = k2_cuda_release;
+      *out = m;
+      return 0;
+    }
     char *base = (char *)m->mem;
     m->sig = (const uint64_t *)base;
     m->leaves = (const uint64_t *)(base + part[0]);
@@ -433,6 +493,26 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
   const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
   K2CU_TRY(launch_init(P->type, P->monoid, P->y, out_len, s));
   if (P->y_present != nullptr) K2CU_TRY(cudaMemsetAsync(P->y_present, 0, out_len, s));
+  if (m->config == K2_CUDA_CONFIG_ROWS) {
+    RowsArgs ra;
+    ra.row = m->brow;
+    ra.col = m->bcol;
+    ra.pat = m->bpat;
+    ra.n = m->n_blocks;
+    ra.x = P->x;
+    ra.y = P->y;
+    ra.xp = P->x_present;
+    ra.yp = P->y_present;
+    ra.ys = P->y_skip;
+    ra.B = P->batch;
+    ra.mult = P->mult;
+    ra.left = P->left;
+    ra.w = P->w;
+    ra.index_base = P->index_base;
+    ra.fast = g_settings.fast_leaf;
+    K2CU_TRY(launch_rows(P->type, P->monoid, ra, s));
+    return 0;
+  }
   uint32_t G = 1;
   while (G < P->batch && G < 32) G <<= 1;
   uint32_t *offsets = plan->scan ? (uint32_t *)(scratch + plan->offsets_off) : nullptr;
@@ -684,7 +764,7 @@ int k2_cuda_available(void) {
 
 int k2_cuda_upload(const k2_view *A, int config, void **device) {
   if (A == nullptr || device == nullptr) return kGrbInvalidValue;
-  if (config < K2_CUDA_CONFIG_AUTO || config > K2_CUDA_CONFIG_FRONTIER)
+  if (config < K2_CUDA_CONFIG_AUTO || config > K2_CUDA_CONFIG_ROWS)
     return fail(kGrbInvalidValue, "k2_cuda: bad configuration %d", config);
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   DevMatrix *m = nullptr;
@@ -723,6 +803,12 @@ int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_
   if (config == K2_CUDA_CONFIG_AUTO && A->device != nullptr)
     config = ((const DevMatrix *)A->device)->config;
   config = resolve_config(A, config);
+  if (config < K2_CUDA_CONFIG_TREE || config > K2_CUDA_CONFIG_ROWS)
+    return fail(kGrbInvalidValue, "k2_cuda: bad configuration %d", config);
+  if (config == K2_CUDA_CONFIG_ROWS) {
+    int rc = rows_check(A);
+    if (rc != 0) return rc;
+  }
   uint64_t part[5];
   matrix_parts(A, config, part);
   out->matrix = part[0] + part[1] + part[2] + part[3] + part[4];
@@ -736,7 +822,7 @@ int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_
   out->scratch = plan.bytes;
   out->vectors = vector_bytes(A, P);
   out->total = out->matrix + out->scratch + out->vectors;
-  out->tiles = plan.steps.size();
+  out->tiles = config == K2_CUDA_CONFIG_ROWS ? 1 : plan.steps.size();
   return 0;
 }
 

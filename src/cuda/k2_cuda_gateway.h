@@ -31,6 +31,8 @@ extern "C" {
 #define K2_CUDA_CONFIG_AUTO (-1)  // FRONTIER if the view has frontier codes, else TREE
 #define K2_CUDA_CONFIG_TREE 0     // tree + directory + top codes; scratch per product
 #define K2_CUDA_CONFIG_FRONTIER 1 // also the Morton codes of the last internal level
+#define K2_CUDA_CONFIG_ROWS 2     // the last internal level as 4x4 blocks in row order, alone
+                                  // (src/matrix/k2_rows.h; 2x2 leaves only)
 
 // Offsets source (K2_DeviceOffsets).
 #define K2_CUDA_OFFSETS_AUTO 0       // directory for single vectors, scan for batches

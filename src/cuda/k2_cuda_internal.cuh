@@ -54,11 +54,30 @@ struct LeafArgs {
   bool fast;          // allow the specialised plus kernel where it applies (settings.fast_leaf)
 };
 
+// A product over the row-ordered 4x4 blocks (K2_CUDA_CONFIG_ROWS, src/matrix/k2_rows.h).
+struct RowsArgs {
+  const uint32_t *row, *col;  // block coordinates (device), sorted by (row, column)
+  const uint16_t *pat;        // 4x4 cells, bit 4i + j = cell (4 row + i, 4 col + j)
+  uint64_t n;                 // blocks
+  const void *x;
+  void *y;
+  const uint8_t *xp;  // x present (or NULL)
+  uint8_t *yp;        // y present (or NULL)
+  const uint8_t *ys;  // y skipped (or NULL)
+  uint32_t B;         // vectors
+  int mult;           // k2_mult
+  bool left;
+  double w;
+  int64_t index_base;
+  bool fast;          // allow the specialised plus kernels (settings.fast_leaf)
+};
+
 // True if (type, monoid, mult) is a combination the engine runs.
 bool supported(k2_type type, k2_monoid mon, k2_mult mult);
 
 cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s);
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s);
+cudaError_t launch_rows(k2_type type, k2_monoid mon, const RowsArgs &a, cudaStream_t s);
 // y[0 .. count) = identity of the monoid.
 cudaError_t launch_init(k2_type type, k2_monoid mon, void *y, uint64_t count, cudaStream_t s);
 // CUB temporary bytes for a scan of n fan-outs (n <= 2^30); 0 on error.

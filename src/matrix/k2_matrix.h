@@ -86,6 +86,10 @@ GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool
 // Morton codes of every node of level `last` (levels: the leaves), in level order, computed in
 // parallel level by level. *codes_out is malloc'd (at least one slot).
 GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out);
+// The same from the codes of level `from` (in level order) down to level `last` >= from: the
+// frontier of a view that has only its top codes.
+GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint32_t from,
+                         const uint64_t *from_codes, uint32_t last, uint64_t **codes_out);
 // A view for the engines.
 void k2_tree_view(k2_view *v, const k2_tree *t, double weight);
 // Deep copy.

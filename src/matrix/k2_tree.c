@@ -63,26 +63,30 @@ static GrB_Info k2_tree_build_directory(k2_tree *t, uint32_t dir_log) {
   return GrB_SUCCESS;
 }
 
-// Morton codes of the nodes of levels 0 .. last, expanded level by level; returns the codes
-// of level `last` (the caller frees). Used for the top level and the cached frontier.
 GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out) {
+  static const uint64_t root = 0;
+  return k2_codes_expand(t->sig, t->level_start, 0, &root, last, codes_out);
+}
+
+GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint32_t from,
+                         const uint64_t *from_codes, uint32_t last, uint64_t **codes_out) {
   // Two buffers of the widest level, used in turn: one allocation (and one first touch of each
   // page) for all the levels, not one per level.
   uint64_t widest = 1;
-  for (uint32_t lvl = 1; lvl <= last; lvl++) {
-    uint64_t c = t->level_start[lvl + 1] - t->level_start[lvl];
+  for (uint32_t lvl = from; lvl <= last; lvl++) {
+    uint64_t c = level_start[lvl + 1] - level_start[lvl];
     if (c > widest) widest = c;
   }
   uint64_t *cur = malloc(widest * sizeof(uint64_t));
-  uint64_t *next = last > 0 ? malloc(widest * sizeof(uint64_t)) : NULL;
-  if (cur == NULL || (last > 0 && next == NULL)) {
+  uint64_t *next = last > from ? malloc(widest * sizeof(uint64_t)) : NULL;
+  if (cur == NULL || (last > from && next == NULL)) {
     free(cur);
     free(next);
     K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory for Morton codes");
   }
-  cur[0] = 0;
-  for (uint32_t lvl = 0; lvl < last; lvl++) {
-    uint64_t first = t->level_start[lvl], count = t->level_start[lvl + 1] - first;
+  memcpy(cur, from_codes, (level_start[from + 1] - level_start[from]) * sizeof(uint64_t));
+  for (uint32_t lvl = from; lvl < last; lvl++) {
+    uint64_t first = level_start[lvl], count = level_start[lvl + 1] - first;
     // In parallel over contiguous ranges of the level: each range's children start after the
     // children of the ranges before it (a count pass, a prefix sum, then the writes).
     int nt = count < 65536 ? 1 : omp_get_max_threads();
@@ -96,7 +100,7 @@ GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_
       uint64_t kids = 0;
       for (uint64_t i = lo; i < hi; i++) {
         uint64_t p = first + i;
-        kids += (uint64_t)__builtin_popcount((unsigned)((t->sig[p >> 4] >> ((p & 15) * 4)) & 15u));
+        kids += (uint64_t)__builtin_popcount((unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u));
       }
       start[th + 1] = kids;
 #pragma omp barrier
@@ -105,7 +109,7 @@ GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_
       uint64_t out = start[th];
       for (uint64_t i = lo; i < hi; i++) {
         uint64_t p = first + i;
-        unsigned s = (unsigned)((t->sig[p >> 4] >> ((p & 15) * 4)) & 15u);
+        unsigned s = (unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u);
         for (unsigned b = 0; b < 4; b++)
           if (s & (1u << b)) next[out++] = (cur[i] << 2) | b;
       }
@@ -116,7 +120,7 @@ GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_
   }
   free(next);
   // the kept level may be narrower than the widest one (the cached frontier lives on)
-  const uint64_t kept = t->level_start[last + 1] - t->level_start[last];
+  const uint64_t kept = level_start[last + 1] - level_start[last];
   if (kept < widest) {
     uint64_t *fit = realloc(cur, (kept ? kept : 1) * sizeof(uint64_t));
     if (fit != NULL) cur = fit;

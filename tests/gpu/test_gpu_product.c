@@ -1,8 +1,8 @@
 // test_gpu_product.c: the CUDA engine against the reference engine (src/cpu), on the GPU.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Every native (type, monoid, multiply), right and left, batches of 1..256 vectors, both device
-// configurations, both offset sources, tiny tiles (many launches), all three leaf sizes, sparse
+// Every native (type, monoid, multiply), right and left, batches of 1..256 vectors, the three
+// device configurations (tree only, cached frontier, row blocks), both offset sources, tiny tiles (many launches), all three leaf sizes, sparse
 // x / y presence / masks, on random matrices and on every real graph of the data folder
 // (tests/support/k2_real_graphs.c; skipped where absent). Values are dyadic (k/64) so that floating-point sums are
 // exact in any order and every comparison is bit-exact; one test checks non-dyadic FP32 sums
@@ -110,84 +110,119 @@ static bool combo_ok(k2_type t, k2_monoid m, k2_mult u) {
   return true;
 }
 
-// Run one product on both engines and compare; returns the number of mismatches (asserts 0).
-static void compare(const k2_view *v, const spec *s, k2_rng *rng, const char *what) {
-  const uint64_t in = (s->left ? v->nrows : v->ncols) * s->batch;
-  const uint64_t out = (s->left ? v->ncols : v->nrows) * s->batch;
-  const uint32_t ts = k2_type_size(s->type);
-  void *x = malloc(in * ts + 8), *yr = malloc(out * ts + 8), *yg = malloc(out * ts + 8);
-  uint8_t *xp = malloc(in + 1), *ys = malloc(out + 1), *pr = malloc(out + 1), *pg = malloc(out + 1);
-  assert_true(x && yr && yg && xp && ys && pr && pg);
-  for (uint64_t i = 0; i < in; i++) {
-    random_value(s->type, x, i, rng, false);
-    xp[i] = k2_rng_below(rng, 10) < 7;
+// One product's inputs and its reference results (the reference engine, src/cpu), which can be
+// checked against the CUDA engine in several configurations.
+typedef struct {
+  spec s;
+  uint64_t in, out;
+  uint32_t ts;
+  void *x, *yr, *lo, *hi;  // lo / hi: MIN and MAX results, the bounds of a valid ANY
+  uint8_t *xp, *ys, *pr;
+} ref_case;
+
+static void ref_case_make(ref_case *c, const k2_view *v, const spec *s, k2_rng *rng) {
+  memset(c, 0, sizeof *c);
+  c->s = *s;
+  c->in = (s->left ? v->nrows : v->ncols) * s->batch;
+  c->out = (s->left ? v->ncols : v->nrows) * s->batch;
+  c->ts = k2_type_size(s->type);
+  c->x = malloc(c->in * c->ts + 8);
+  c->yr = malloc(c->out * c->ts + 8);
+  c->xp = malloc(c->in + 1);
+  c->ys = malloc(c->out + 1);
+  c->pr = malloc(c->out + 1);
+  assert_true(c->x && c->yr && c->xp && c->ys && c->pr);
+  for (uint64_t i = 0; i < c->in; i++) {
+    random_value(s->type, c->x, i, rng, false);
+    c->xp[i] = k2_rng_below(rng, 10) < 7;
   }
-  for (uint64_t i = 0; i < out; i++) ys[i] = k2_rng_below(rng, 10) < 2;
-  memset(yg, 0xA5, out * ts);  // the engine must write every entry
-  memset(pg, 0xA5, out);
+  for (uint64_t i = 0; i < c->out; i++) c->ys[i] = k2_rng_below(rng, 10) < 2;
   k2_product P = {.type = s->type, .monoid = s->monoid, .mult = s->mult, .w = s->w,
-                  .index_base = s->base, .left = s->left, .batch = s->batch, .x = x,
-                  .x_present = s->x_present ? xp : NULL, .y = yr, .y_present = pr,
-                  .y_skip = s->y_skip ? ys : NULL};
+                  .index_base = s->base, .left = s->left, .batch = s->batch, .x = c->x,
+                  .x_present = s->x_present ? c->xp : NULL, .y = c->yr, .y_present = c->pr,
+                  .y_skip = s->y_skip ? c->ys : NULL};
   assert_int_equal(k2_ref_product(v, &P), 0);
-  P.y = yg;
-  P.y_present = pg;
+  // ANY: any contribution is right; check MIN <= y <= MAX where present.
+  if (s->monoid == K2_MON_ANY) {
+    c->lo = malloc(c->out * c->ts + 8);
+    c->hi = malloc(c->out * c->ts + 8);
+    uint8_t *tmp = malloc(c->out + 1);
+    assert_true(c->lo && c->hi && tmp);
+    P.monoid = K2_MON_MIN;
+    P.y = c->lo;
+    P.y_present = tmp;
+    assert_int_equal(k2_ref_product(v, &P), 0);
+    P.monoid = K2_MON_MAX;
+    P.y = c->hi;
+    assert_int_equal(k2_ref_product(v, &P), 0);
+    free(tmp);
+  }
+}
+
+static void ref_case_free(ref_case *c) {
+  free(c->x);
+  free(c->yr);
+  free(c->lo);
+  free(c->hi);
+  free(c->xp);
+  free(c->ys);
+  free(c->pr);
+  memset(c, 0, sizeof *c);
+}
+
+// Run the product on the CUDA engine (v->device: the configuration) and compare (asserts).
+static void ref_case_check(const ref_case *c, const k2_view *v, const char *what) {
+  const spec *s = &c->s;
+  void *yg = malloc(c->out * c->ts + 8);
+  uint8_t *pg = malloc(c->out + 1);
+  assert_true(yg && pg);
+  memset(yg, 0xA5, c->out * c->ts);  // the engine must write every entry
+  memset(pg, 0xA5, c->out);
+  k2_product P = {.type = s->type, .monoid = s->monoid, .mult = s->mult, .w = s->w,
+                  .index_base = s->base, .left = s->left, .batch = s->batch, .x = c->x,
+                  .x_present = s->x_present ? c->xp : NULL, .y = yg, .y_present = pg,
+                  .y_skip = s->y_skip ? c->ys : NULL};
   int rc = k2_cuda_product(v, &P);
   if (rc != 0) {
     print_error("%s: k2_cuda_product returned %d: %s\n", what, rc, K2_error_string());
     fail();
   }
-  // ANY: any contribution is right; check MIN <= y <= MAX where present.
-  void *lo = NULL, *hi = NULL;
-  if (s->monoid == K2_MON_ANY) {
-    lo = malloc(out * ts + 8);
-    hi = malloc(out * ts + 8);
-    uint8_t *tmp = malloc(out + 1);
-    assert_true(lo && hi && tmp);
-    P.monoid = K2_MON_MIN;
-    P.y = lo;
-    P.y_present = tmp;
-    assert_int_equal(k2_ref_product(v, &P), 0);
-    P.monoid = K2_MON_MAX;
-    P.y = hi;
-    assert_int_equal(k2_ref_product(v, &P), 0);
-    free(tmp);
-  }
   uint64_t bad = 0;
-  for (uint64_t i = 0; i < out; i++) {
-    if (s->y_skip && ys[i]) continue;
-    bool ok = pr[i] == pg[i];
+  for (uint64_t i = 0; i < c->out; i++) {
+    if (s->y_skip && c->ys[i]) continue;
+    bool ok = c->pr[i] == pg[i];
     if (ok && s->monoid == K2_MON_ANY) {
-      if (pr[i]) {
+      if (c->pr[i]) {
         double g = as_double(s->type, yg, i);
         if (s->type == K2_T_BOOL) g = g != 0;
-        ok = g >= as_double(s->type, lo, i) && g <= as_double(s->type, hi, i);
+        ok = g >= as_double(s->type, c->lo, i) && g <= as_double(s->type, c->hi, i);
       } else {
-        ok = same_value(s->type, yr, yg, i);
+        ok = same_value(s->type, c->yr, yg, i);
       }
     } else if (ok) {
-      ok = same_value(s->type, yr, yg, i);
+      ok = same_value(s->type, c->yr, yg, i);
     }
     if (!ok && bad++ < 5)
       print_error("%s: %s %s.%s %s B=%u xp=%d ys=%d: y[%llu] ref %g (present %d) gpu %g (present %d)\n",
                   what, type_name[s->type], mon_name[s->monoid], mul_name[s->mult],
                   s->left ? "left" : "right", s->batch, s->x_present, s->y_skip,
-                  (unsigned long long)i, as_double(s->type, yr, i), pr[i],
+                  (unsigned long long)i, as_double(s->type, c->yr, i), c->pr[i],
                   as_double(s->type, yg, i), pg[i]);
   }
-  free(x);
-  free(yr);
   free(yg);
-  free(xp);
-  free(ys);
-  free(pr);
   free(pg);
-  free(lo);
-  free(hi);
   if (bad) {
     print_error("%s: %llu mismatches\n", what, (unsigned long long)bad);
     fail();
   }
+}
+
+// Run one product on both engines and compare (asserts no mismatch).
+static void compare(const k2_view *v, const spec *s, k2_rng *rng, const char *what) {
+  ref_case c;
+  ref_case_make(&c, v, s, rng);
+  ref_case_check(&c, v, what);
+  ref_case_free(&c);
 }
 
 static void random_list(k2_coo_list *L, uint64_t nr, uint64_t nc, uint64_t nv, uint64_t seed) {
@@ -202,10 +237,12 @@ static void test_all_semirings(void **state) {
   random_list(&L, 300, 211, g_quick ? 1500 : 5000, 11);
   gmat g;
   gmat_make(&g, &L, NULL);
-  gmat_upload(&g, K2_CUDA_CONFIG_TREE);
   set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
   k2_rng rng = {77};
   const uint32_t batches[] = {1, 4};
+  // the traversal kernels and the row-block kernels (the cached frontier shares the former)
+  for (int config = 0; config <= K2_CUDA_CONFIG_ROWS; config += K2_CUDA_CONFIG_ROWS) {
+  gmat_upload(&g, config);
   for (int t = 0; t < K2_T_COUNT; t++)
     for (int m = 0; m < K2_MON_COUNT; m++)
       for (int u = 0; u < K2_MUL_COUNT; u++) {
@@ -215,9 +252,10 @@ static void test_all_semirings(void **state) {
             spec s = {(k2_type)t, (k2_monoid)m, (k2_mult)u, left, batches[bi],
                       (bi + left) % 2 == 0, bi == 1, u == K2_MUL_X_PLUS_W ? -0.5 : 2.0,
                       left ? 1 : 0};
-            compare(&g.v, &s, &rng, "all_semirings");
+            compare(&g.v, &s, &rng, config ? "all_semirings, row blocks" : "all_semirings");
           }
       }
+  }
   gmat_free(&g);
   k2_coo_free(&L);
 }
@@ -247,11 +285,23 @@ static void test_configurations(void **state) {
       fmt.cache_frontier = top == 0;
       gmat g;
       gmat_make(&g, &L, &fmt);
-      for (int config = 0; config < 2; config++) {
+      for (int config = 0; config <= K2_CUDA_CONFIG_ROWS; config++) {
+        if (config == K2_CUDA_CONFIG_ROWS && leaf_log != 1) {
+          // row blocks are 4x4: other leaf sizes are declined with a message, nothing held
+          const uint64_t live = k2_cuda_live_allocations();
+          void *dev = NULL;
+          assert_int_equal(k2_cuda_upload(&g.v, config, &dev), K2_DECLINED);
+          assert_null(dev);
+          assert_non_null(strstr(K2_error_string(), "2x2 leaves"));
+          assert_int_equal(k2_cuda_live_allocations(), live);
+          continue;
+        }
         gmat_upload(&g, config);
         for (int off = 1; off <= 2; off++)
           for (int ti = 0; ti < 3; ti++) {
             if (g_quick && ti == 0) continue;  // M = 16: thousands of launches
+            // row blocks have no tiles and no offsets: one setting suffices
+            if (config == K2_CUDA_CONFIG_ROWS && (off != 1 || ti != 2)) continue;
             set_device(tiles[ti], off);
             for (size_t k = 0; k < (g_quick ? 3 : sizeof sems / sizeof sems[0]); k++)
               for (int left = 0; left < 2; left++)
@@ -322,7 +372,7 @@ static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, uint
 
 static void test_plus_kernel(void **state) {
   (void)state;
-  k2_coo_list lists[2];
+  k2_coo_list lists[3];
   random_list(&lists[0], 3001, 2500, g_quick ? 3000 : 20000, 23);
   // banded, 40,000 rows: |i - j| <= 3, and one far entry in 50
   {
@@ -344,15 +394,36 @@ static void test_plus_kernel(void **state) {
       L->J[e] = (uint32_t)j;
     }
   }
+  // skewed, 20,000 rows: row 1 and column 7 full, random pairs besides. Row block 0 spans
+  // thousands of blocks: its sums cross warps and stretches of the row-block kernels.
+  {
+    k2_coo_list *L = &lists[2];
+    const uint64_t n = 20000, extra = g_quick ? 5000 : 20000, m = 2 * n + extra;
+    k2_rng r = {37};
+    L->nrows = L->ncols = n;
+    L->nvals = m;
+    L->I = malloc(m * sizeof(uint32_t));
+    L->J = malloc(m * sizeof(uint32_t));
+    assert_true(L->I && L->J);
+    for (uint64_t e = 0; e < n; e++) {
+      L->I[2 * e] = 1, L->J[2 * e] = (uint32_t)e;
+      L->I[2 * e + 1] = (uint32_t)e, L->J[2 * e + 1] = 7;
+    }
+    for (uint64_t e = 2 * n; e < m; e++) {
+      L->I[e] = (uint32_t)k2_rng_below(&r, n);
+      L->J[e] = (uint32_t)k2_rng_below(&r, n);
+    }
+  }
   const uint64_t tiles[] = {100, UINT64_C(1) << 20};
   k2_rng rng = {4321};
-  for (int li = 0; li < 2; li++) {
+  for (int li = 0; li < 3; li++) {
     gmat g;
     gmat_make(&g, &lists[li], NULL);
-    for (int config = 0; config < 2; config++) {
+    for (int config = 0; config <= K2_CUDA_CONFIG_ROWS; config++) {
       gmat_upload(&g, config);
       for (int ti = 0; ti < 2; ti++)
         for (int fast = 0; fast < 2; fast++) {
+          if (config == K2_CUDA_CONFIG_ROWS && ti == 0) continue;  // no tiles
           set_device(tiles[ti], K2_CUDA_OFFSETS_AUTO);
           k2_cuda_settings cs;
           k2_cuda_settings_get(&cs);
@@ -365,10 +436,11 @@ static void test_plus_kernel(void **state) {
                   // single vectors, then the batch kernel's widths (>= 32, ragged 40, at most 256)
                   const uint32_t widths[] = {1, 32, 40, 128, 256};
                   if (g_quick && bi != 0 && bi != 2) continue;
-                  if (bi == 4 && (ti == 0 || li == 1)) continue;  // 256 x 40,000 x tiny tiles: slow
+                  if (bi == 4 && (ti == 0 || li >= 1)) continue;  // 256 x 40,000 x tiny tiles: slow
                   char what[96];
                   snprintf(what, sizeof what, "%s config %d M %llu fast %d",
-                           li ? "banded" : "random", config, (unsigned long long)tiles[ti], fast);
+                           li == 2 ? "skewed" : li ? "banded" : "random", config,
+                           (unsigned long long)tiles[ti], fast);
                   plus_case(&g.v, (k2_type)t, mult ? K2_MUL_X_TIMES_W : K2_MUL_X, left,
                             widths[bi], &rng, what);
                 }
@@ -395,7 +467,7 @@ static void test_memory_exact(void **state) {
   gmat g;
   gmat_make(&g, &L, &fmt);
   const uint32_t batches[] = {1, 128};
-  for (int config = 0; config < 2; config++)
+  for (int config = 0; config <= K2_CUDA_CONFIG_ROWS; config++)
     for (int off = 0; off <= 2; off++)
       for (int bi = 0; bi < 2; bi++)
         for (int left = 0; left < 2; left++) {
@@ -489,7 +561,9 @@ static void test_no_leaks(void **state) {
     K2_Matrix A = k2_test_matrix(&L, NULL);
     K2_ASSERT_OK(K2_Matrix_upload(A, round == 1 ? K2_DEVICE_FRONTIER : K2_DEVICE_TREE_ONLY));
     assert_true(k2_cuda_live_allocations() > live0);
-    K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_FRONTIER));  // re-upload in another config
+    // re-upload in other configs (round 2 ends on the row blocks)
+    K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_FRONTIER));
+    if (round == 2) K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_ROWS));
     k2_view v;
     K2_ASSERT_OK(k2_matrix_wait(A));
     k2_tree_view(&v, &A->tree, A->weight);
@@ -522,9 +596,10 @@ static void test_fp32_rounding(void **state) {
   random_list(&L, 4000, 4000, 60000, 8);
   gmat g;
   gmat_make(&g, &L, NULL);
-  gmat_upload(&g, K2_CUDA_CONFIG_AUTO);
   k2_rng rng = {1234};
-  for (int left = 0; left < 2; left++) {
+  for (int cl = 0; cl < 4; cl++) {
+    const int left = cl & 1;
+    gmat_upload(&g, cl < 2 ? K2_CUDA_CONFIG_AUTO : K2_CUDA_CONFIG_ROWS);
     float *x = malloc(4000 * sizeof(float)), *yr = malloc(4000 * sizeof(float)),
           *yg = malloc(4000 * sizeof(float));
     assert_true(x && yr && yg);
@@ -557,7 +632,7 @@ static void test_edge_cases(void **state) {
     random_list(&L, shapes[k][0], shapes[k][1], shapes[k][2], 17 + k);
     gmat g;
     gmat_make(&g, &L, NULL);
-    for (int config = 0; config < 2; config++) {
+    for (int config = 0; config <= K2_CUDA_CONFIG_ROWS; config++) {
       if (g.v.n_internal) gmat_upload(&g, config);
       for (int left = 0; left < 2; left++) {
         spec s = {K2_T_INT32, K2_MON_MIN, K2_MUL_X, left, 1, true, false, 1, 0};
@@ -607,18 +682,42 @@ static void test_real_graphs(void **state) {
     k2_coo_list L = {E.nrows, E.ncols, E.nvals, E.I, E.J};
     gmat g;
     gmat_make(&g, &L, NULL);
-    for (int config = 0; config < 2; config++) {
-      gmat_upload(&g, config);
-      for (size_t k = 0; k < sizeof sems / sizeof sems[0]; k++)
-        for (int left = 0; left < 2; left++)
-          for (int b = 0; b < 2; b++) {
-            if (g_quick && (b == 1 || k > 1)) continue;
-            spec s = sems[k];
-            s.left = left;
-            s.batch = b ? 128 : 1;
-            compare(&g.v, &s, &rng, rg->name);
-          }
+    // the three configurations side by side: one reference result serves all of them
+    k2_view cv[3];
+    for (int config = 0; config < 3; config++) {
+      cv[config] = g.v;
+      cv[config].device = NULL;
+      int rc = k2_cuda_upload(&g.v, config, &cv[config].device);
+      if (rc != 0) {
+        print_error("%s: k2_cuda_upload(%d): %d: %s\n", rg->name, config, rc, K2_error_string());
+        fail();
+      }
     }
+    char what[96];
+    for (size_t k = 0; k < sizeof sems / sizeof sems[0]; k++)
+      for (int left = 0; left < 2; left++)
+        for (int b = 0; b < 2; b++) {
+          if (g_quick && (b == 1 || k > 1)) continue;
+          spec s = sems[k];
+          s.left = left;
+          s.batch = b ? 128 : 1;
+          ref_case c;
+          ref_case_make(&c, &g.v, &s, &rng);
+          for (int config = 0; config < 3; config++) {
+            snprintf(what, sizeof what, "%s config %d", rg->name, config);
+            ref_case_check(&c, &cv[config], what);
+          }
+          ref_case_free(&c);
+        }
+    // the plus kernels (a full x, no presence: what K2_mxv hands over for a full u)
+    for (int config = 0; config < 3; config++)
+      for (int left = 0; left < 2; left++)
+        for (int b = 0; b < 2; b++) {
+          if (g_quick && b == 1) continue;
+          snprintf(what, sizeof what, "%s config %d plus kernel", rg->name, config);
+          plus_case(&cv[config], K2_T_FP32, K2_MUL_X, left, b ? 128 : 1, &rng, what);
+        }
+    for (int config = 0; config < 3; config++) k2_cuda_release(cv[config].device);
     printf("  %s: %llu x %llu, %llu edges: GPU = reference\n", rg->name,
            (unsigned long long)L.nrows, (unsigned long long)L.ncols, (unsigned long long)L.nvals);
     gmat_free(&g);
