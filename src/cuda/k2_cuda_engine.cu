@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A product starts at the top level (codes expanded on the host, resident with the matrix) or,
-// in the FRONTIER configuration, at the cached codes of the last internal level. The host
+// in the FRONTIER configuration, at the cached codes of the last internal level; in the ROWS
+// configuration the matrix is only its row-ordered 4x4 blocks (src/matrix/k2_rows.h) and a
+// product is one launch of k2_cuda_rows.cu (no plan, no scratch). The host
 // plans the tiles once per (matrix, tile size, offsets source): a level is cut into ranges
 // whose children fit in M codes, each range descended to the leaves before the next (depth
 // first), so one buffer of at most M codes per level suffices. The plan gives the exact

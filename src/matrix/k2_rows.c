@@ -65,14 +65,11 @@ int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
   out->row = malloc(n * sizeof(uint32_t));
   out->col = malloc(n * sizeof(uint32_t));
   out->pattern = malloc(n * sizeof(uint16_t));
+  int rc = 0;
   if (!keys || !tmp || !level_pat || !out->row || !out->col || !out->pattern) {
-    free(keys);
-    free(tmp);
-    free(level_pat);
-    free(own_codes);
-    k2_row_blocks_free(out);
-    return (int)k2_error_set(GrB_OUT_OF_MEMORY, "row blocks: no memory for %llu blocks",
-                             (unsigned long long)n);
+    rc = (int)k2_error_set(GrB_OUT_OF_MEMORY, "row blocks: no memory for %llu blocks",
+                           (unsigned long long)n);
+    goto done;
   }
   const uint64_t row_mask = (UINT64_C(1) << row_bits) - 1;
   // decode: each range of the level starts at its first node's first leaf (a directory lookup)
@@ -90,13 +87,9 @@ int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
   }
   const uint64_t *sorted = k2_sort_u64(keys, tmp, n, row_bits);
   if (sorted == NULL) {
-    free(keys);
-    free(tmp);
-    free(level_pat);
-    free(own_codes);
-    k2_row_blocks_free(out);
-    return (int)k2_error_set(GrB_OUT_OF_MEMORY, "row blocks: no memory to sort %llu blocks",
-                             (unsigned long long)n);
+    rc = (int)k2_error_set(GrB_OUT_OF_MEMORY, "row blocks: no memory to sort %llu blocks",
+                           (unsigned long long)n);
+    goto done;
   }
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (uint64_t k = 0; k < n; k++) {
@@ -106,9 +99,11 @@ int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
     out->pattern[k] = level_pat[i];
   }
   out->count = n;
+done:
   free(keys);
   free(tmp);
   free(level_pat);
   free(own_codes);
-  return 0;
+  if (rc != 0) k2_row_blocks_free(out);
+  return rc;
 }
