@@ -51,9 +51,11 @@ int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
     return (int)k2_error_set(GrB_NOT_IMPLEMENTED,
                              "row blocks: %llu blocks, more than the 2^32 - 1 supported",
                              (unsigned long long)n);
-  // block coordinates have side_log - 2 bits each (<= 30)
+  // block coordinates have side_log - 2 bits each (<= 30); a lone root block has none, but the
+  // sort needs a digit
   const uint32_t row_bits = A->side_log > 2 ? A->side_log - 2 : 1;
-  uint64_t *codes = (uint64_t *)A->frontier_codes, *own_codes = NULL;
+  const uint64_t *codes = A->frontier_codes;
+  uint64_t *own_codes = NULL;
   if (codes == NULL) {
     GrB_Info info = k2_codes_expand(A->sig, A->level_start, A->top_level, A->top_codes, last,
                                     &own_codes);

@@ -33,9 +33,6 @@ typedef struct {
 int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out);
 void k2_row_blocks_free(k2_row_blocks *b);
 
-// Bytes of the three arrays for `count` blocks (10 per block).
-static inline uint64_t k2_row_blocks_bytes(uint64_t count) { return count * 10; }
-
 #ifdef __cplusplus
 }
 #endif
