@@ -8,8 +8,13 @@
 #   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [bench]
 #   (default: test sanitize bench). suite: the whole test suite with the CUDA engine forced in
 #   strict mode (K2GRB_ENGINE=cuda K2GRB_STRICT=1), so every native product of the bridge, the
-#   algorithms and the CPU tests' AUTO products runs on the GPU, then the bridge's differential
-#   test under compute-sanitizer memcheck.
+#   algorithms and the CPU tests' AUTO products runs on the GPU (the GPU tests are step test),
+#   once with the default device configuration and once with row blocks
+#   (K2GRB_DEVICE_CONFIG=rows), then the bridge's differential test under compute-sanitizer
+#   memcheck.
+# PAR=1: test and the sanitizer steps run each cmocka test of test_gpu_product as its own
+# process, all at once (one GPU, many CPU cores: the sanitizers are host-bound), each capped at
+# PAR_TIMEOUT seconds (default 480).
 # Graph data: the files under .gpudata/ (copied from ../shared/data, carried with the run).
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
 # SANITIZE_FILTER: run only the GPU tests matching this cmocka pattern under compute-sanitizer
@@ -24,6 +29,11 @@ ROOT=$PWD
 PREFIX=/tmp/k2prefix
 BUILD=${BUILD:-build-gpu}
 log() { echo "== $(date +%T) $*" | tee -a "$OUT/run.log"; }
+# the cmocka tests of test_gpu_product, by name (for K2GRB_GPU_FILTER)
+gpu_test_names() { grep -o 'cmocka_unit_test(test_[a-z0-9_]*)' tests/gpu/test_gpu_product.c |
+  sed 's/cmocka_unit_test(\(.*\))/\1/'; }
+# wait for every background job; false if any failed
+wait_all() { local r=0 p; for p in $(jobs -p); do wait "$p" || r=1; done; return $r; }
 
 log "machine: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
 log "nvcc: $(nvcc --version | tail -1)"
@@ -61,12 +71,44 @@ rc=0
 for step in $STEPS; do
   case $step in
     test)
-      log "ctest -L gpu"
-      ctest --test-dir $BUILD -L gpu --output-on-failure 2>&1 | tee "$OUT/ctest.log" | tail -40
-      [ "${PIPESTATUS[0]}" = 0 ] || rc=1 ;;
+      if [ "${PAR:-0}" = 1 ]; then
+        log "test_gpu_product, one process per test"
+        for name in $(gpu_test_names); do
+          K2GRB_GPU_FILTER=$name timeout ${PAR_TIMEOUT:-480} $BUILD/tests/test_gpu_product \
+            >"$OUT/test-$name.log" 2>&1 &
+        done
+        wait_all || rc=1
+        for name in $(gpu_test_names); do
+          echo "$name: $(grep -E 'PASSED|FAILED|real graphs' "$OUT/test-$name.log" | tr '\n' ' ')"
+        done | tee -a "$OUT/run.log"
+      else
+        log "ctest -L gpu"
+        ctest --test-dir $BUILD -L gpu --output-on-failure 2>&1 | tee "$OUT/ctest.log" | tail -40
+        [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+      fi ;;
     sanitize|memcheck|racecheck)
       tools="memcheck racecheck"
       [ $step = sanitize ] || tools=$step
+      if [ "${PAR:-0}" = 1 ]; then
+        for tool in $tools; do
+          log "compute-sanitizer --tool $tool, one process per test (quick mode)"
+          extra=""
+          [ $tool = memcheck ] && extra="--leak-check full"
+          for name in $(gpu_test_names); do
+            K2GRB_GPU_QUICK=1 K2GRB_GPU_FILTER=$name timeout ${PAR_TIMEOUT:-480} \
+              compute-sanitizer --tool $tool $extra --error-exitcode 99 \
+              $BUILD/tests/test_gpu_product >"$OUT/sanitize-$tool-$name.log" 2>&1 &
+          done
+        done
+        wait_all || rc=1
+        for tool in $tools; do
+          for name in $(gpu_test_names); do
+            echo "$tool $name: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|PASSED|FAILED' \
+              "$OUT/sanitize-$tool-$name.log" | tr '\n' ' ')"
+          done
+        done | tee -a "$OUT/run.log"
+        continue
+      fi
       for t in $(cd tests/gpu && ls test_*.c | sed 's/\.c$//'); do
         for tool in $tools; do
           log "compute-sanitizer --tool $tool $t"
@@ -83,10 +125,13 @@ for step in $STEPS; do
         done
       done ;;
     suite)
-      log "ctest (all) with K2GRB_ENGINE=cuda K2GRB_STRICT=1"
-      K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda ctest --test-dir $BUILD -LE install -j8 --output-on-failure \
-        2>&1 | tee "$OUT/ctest-suite.log" | tail -40
-      [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+      for cfg in auto rows; do
+        log "ctest (all) with K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DEVICE_CONFIG=$cfg"
+        K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda K2GRB_DEVICE_CONFIG=$cfg \
+          ctest --test-dir $BUILD -LE 'install|gpu' -j8 --output-on-failure \
+          2>&1 | tee "$OUT/ctest-suite-$cfg.log" | tail -40
+        [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+      done
       log "compute-sanitizer memcheck test_differential (CUDA engine, strict)"
       K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda K2GRB_SOAK_CASES=800 compute-sanitizer --tool memcheck \
         --leak-check full --error-exitcode 99 $BUILD/tests/test_differential \

@@ -16,7 +16,8 @@
 
 // How much of the traversal a matrix keeps on the device.
 typedef enum {
-  K2_DEVICE_AUTO = -1,     // FRONTIER if the matrix's format caches the frontier, else TREE_ONLY
+  K2_DEVICE_AUTO = -1,     // the default configuration (K2_Device_setConfig); unless set,
+                           // FRONTIER if the matrix's format caches the frontier, else TREE_ONLY
   K2_DEVICE_TREE_ONLY = 0, // tree + directory + top codes ("k²"); the scratch is per product
   K2_DEVICE_FRONTIER = 1,  // also the Morton codes of the last internal level ("k²+F", 8 bytes
                            // per node of that level): a single-vector product is one kernel
@@ -47,6 +48,13 @@ GrB_Info K2_Device_setBudget(GrB_Index bytes);
 GrB_Info K2_Device_getBudget(GrB_Index *bytes);
 // Record single-vector launch sequences as CUDA graphs and replay them (default true).
 GrB_Info K2_Device_setGraphs(bool enable);
+// The configuration a matrix gets when its first GPU product uploads it (or K2_Matrix_upload(A,
+// K2_DEVICE_AUTO) does): K2_DEVICE_AUTO (the default: FRONTIER if the format caches the
+// frontier, else TREE_ONLY) or a configuration. ROWS applies to trees with 2x2 leaves; others
+// get the AUTO rule. Matrices already on the device keep their copy. The environment variable
+// K2GRB_DEVICE_CONFIG (tree, frontier, rows or auto) sets it at K2_init.
+GrB_Info K2_Device_setConfig(K2_DeviceConfig config);
+GrB_Info K2_Device_getConfig(K2_DeviceConfig *config);
 
 // Copy A to the device in a configuration (replacing a copy in another configuration).
 GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config);

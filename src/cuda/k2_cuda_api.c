@@ -76,6 +76,23 @@ GrB_Info K2_Device_setGraphs(bool enable) {
   return k2_cuda_info(k2_cuda_settings_set(&s));
 }
 
+GrB_Info K2_Device_setConfig(K2_DeviceConfig config) {
+  if (config < K2_DEVICE_AUTO || config > K2_DEVICE_ROWS)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Device_setConfig: bad configuration %d", (int)config);
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.config = (int)config;
+  return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Device_getConfig(K2_DeviceConfig *config) {
+  if (config == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_getConfig: config is NULL");
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  *config = (K2_DeviceConfig)s.config;
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_upload");
   if (info != GrB_SUCCESS) return info;
@@ -88,9 +105,7 @@ GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
   pthread_mutex_lock(&A->lock);
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
-  int want = (int)config;
-  if (want == K2_CUDA_CONFIG_AUTO)
-    want = v.frontier_codes != NULL ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
+  const int want = k2_cuda_resolve_config(&v, (int)config);
   int rc = 0;
   if (A->device == NULL || k2_cuda_device_config(A->device) != want) {
     void *old = A->device, *fresh = NULL;

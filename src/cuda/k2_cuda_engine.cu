@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -41,7 +42,8 @@ uint64_t align_up(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
 // ---- engine-wide state ------------------------------------------------------------------------
 
 std::recursive_mutex g_mu;  // products, uploads and settings are serialised
-k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true};
+k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
+                               K2_CUDA_CONFIG_AUTO};
 int g_available = -1;
 cudaStream_t g_stream = nullptr;
 
@@ -176,6 +178,29 @@ unsigned host_fan(const uint64_t *sig, uint64_t p) {
   return (unsigned)__builtin_popcount((unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u));
 }
 
+// The end j of the longest run of nodes [i, j), j <= end, whose children number at most
+// `room`; *kids receives their count. Whole signature words (16 nodes) at a time where they
+// fit: the planner visits every internal node once, and R-MAT 26 has 1.3 G of them.
+uint64_t fit_run(const uint64_t *sig, uint64_t i, uint64_t end, uint64_t room, uint64_t *kids) {
+  uint64_t j = i, cnt = 0;
+  while (j < end) {
+    if ((j & 15) == 0 && j + 16 <= end) {
+      const unsigned w = (unsigned)__builtin_popcountll(sig[j >> 4]);
+      if (cnt + w <= room) {
+        cnt += w;
+        j += 16;
+        continue;
+      }
+    }
+    const unsigned f = host_fan(sig, j);
+    if (cnt + f > room) break;
+    cnt += f;
+    j++;
+  }
+  *kids = cnt;
+  return j;
+}
+
 struct Planner {
   const k2_view *A;
   Plan *plan;
@@ -185,7 +210,7 @@ struct Planner {
     const uint32_t last = A->levels - 1;
     if (d == last) {
       uint64_t kids = 0;
-      for (uint64_t p = a; p < a + n; p++) kids += host_fan(A->sig, p);
+      (void)fit_run(A->sig, a, a + n, UINT64_MAX, &kids);
       plan->steps.push_back(Step{true, d, src, a, n, a - base, fc_next[d]});
       fc_next[d] += kids;
       plan->max_n = std::max(plan->max_n, n);
@@ -193,13 +218,8 @@ struct Planner {
     }
     uint64_t i = a;
     while (i < a + n) {
-      uint64_t j = i, cnt = 0;
-      while (j < a + n) {
-        unsigned f = host_fan(A->sig, j);
-        if (cnt + f > plan->M) break;
-        cnt += f;
-        j++;
-      }
+      uint64_t cnt = 0;
+      const uint64_t j = fit_run(A->sig, i, a + n, plan->M, &cnt);
       const uint64_t c0 = fc_next[d];
       plan->steps.push_back(Step{false, d, src, i, j - i, i - base, c0});
       plan->max_n = std::max(plan->max_n, j - i);
@@ -228,8 +248,11 @@ int make_plan(const k2_view *A, int config, uint64_t M, bool scan, Plan *plan) {
         const uint64_t m = std::min(chunk, a + n - i);
         plan->steps.push_back(Step{true, last, -2, i, m, i - a, fc});
         plan->max_n = std::max(plan->max_n, m);
-        if (scan)
-          for (uint64_t p = i; p < i + m; p++) fc += host_fan(A->sig, p);
+        if (scan) {
+          uint64_t kids = 0;
+          (void)fit_run(A->sig, i, i + m, UINT64_MAX, &kids);
+          fc += kids;
+        }
       }
     } else {
       Planner pl;
@@ -264,12 +287,6 @@ int make_plan(const k2_view *A, int config, uint64_t M, bool scan, Plan *plan) {
   plan->bytes = off;
   plan->valid = true;
   return 0;
-}
-
-int resolve_config(const k2_view *A, int config) {
-  if (config == K2_CUDA_CONFIG_AUTO)
-    return A->frontier_codes != nullptr ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
-  return config;
 }
 
 uint64_t frontier_count(const k2_view *A) {
@@ -313,24 +330,6 @@ bool resolve_scan(uint32_t batch) {
   return batch > 1;
 }
 
-// Codes of the last internal level, expanded on the host from the top codes.
-std::vector<uint64_t> host_frontier(const k2_view *A) {
-  std::vector<uint64_t> cur(A->top_codes, A->top_codes + A->top_count), next;
-  for (uint32_t d = A->top_level; d + 1 < A->levels; d++) {
-    next.clear();
-    next.reserve(A->level_start[d + 2] - A->level_start[d + 1]);
-    uint64_t p = A->level_start[d];
-    for (uint64_t c : cur) {
-      unsigned s = (unsigned)((A->sig[p >> 4] >> ((p & 15) * 4)) & 15u);
-      for (unsigned b = 0; b < 4; b++)
-        if (s & (1u << b)) next.push_back((c << 2) | b);
-      p++;
-    }
-    cur.swap(next);
-  }
-  return cur;
-}
-
 bool view_ok(const k2_view *A) {
   if (A->n_internal == 0) return true;
   if (A->levels == 0 || A->levels > 32 || A->top_level >= A->levels) return false;
@@ -340,15 +339,28 @@ bool view_ok(const k2_view *A) {
   return A->sig != nullptr && A->leaves != nullptr && A->dir != nullptr && A->level_start != nullptr;
 }
 
-// The row configuration's limits (k2_rows.h); a message when they are not met.
+// The row configuration's limits (k2_rows.h): 2x2 leaves, fewer than 2^32 blocks.
+bool rows_fit(const k2_view *A) {
+  return A->n_internal == 0 || (A->leaf_log == 1 && frontier_count(A) < (UINT64_C(1) << 32));
+}
+
+// As rows_fit, with a message when they are not met.
 int rows_check(const k2_view *A) {
-  if (A->n_internal == 0) return 0;
+  if (rows_fit(A)) return 0;
   if (A->leaf_log != 1)
     return fail(K2_DECLINED, "k2_cuda: the row configuration needs 2x2 leaves (the tree has %ux%u)",
                 1u << A->leaf_log, 1u << A->leaf_log);
-  if (frontier_count(A) >= (UINT64_C(1) << 32))
-    return fail(K2_DECLINED, "k2_cuda: the row configuration holds at most 2^32 - 1 blocks");
-  return 0;
+  return fail(K2_DECLINED, "k2_cuda: the row configuration holds at most 2^32 - 1 blocks");
+}
+
+// AUTO: the settings' default configuration where the tree allows it, else FRONTIER when the
+// view caches its frontier codes (no expansion needed to upload them), else TREE.
+int resolve_config(const k2_view *A, int config) {
+  if (config != K2_CUDA_CONFIG_AUTO) return config;
+  const int d = g_settings.config;
+  if (d == K2_CUDA_CONFIG_TREE || d == K2_CUDA_CONFIG_FRONTIER) return d;
+  if (d == K2_CUDA_CONFIG_ROWS && rows_fit(A)) return d;
+  return A->frontier_codes != nullptr ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
 }
 
 // Copy the row-ordered blocks of A (built on the host) into m's allocation.
@@ -439,8 +451,15 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
         ce = cudaMemcpy((void *)m->frontier, A->frontier_codes, frontier_count(A) * 8,
                         cudaMemcpyHostToDevice);
       } else {
-        std::vector<uint64_t> f = host_frontier(A);
-        ce = cudaMemcpy((void *)m->frontier, f.data(), f.size() * 8, cudaMemcpyHostToDevice);
+        uint64_t *f = nullptr;
+        int rc = k2_frontier_codes_expand(A, &f);
+        if (rc != 0) {
+          dev_free(m->mem, m->mem_bytes);
+          delete m;
+          return rc;
+        }
+        ce = cudaMemcpy((void *)m->frontier, f, frontier_count(A) * 8, cudaMemcpyHostToDevice);
+        free(f);
       }
     }
     if (ce != cudaSuccess) {
@@ -754,6 +773,8 @@ int k2_cuda_settings_set(const k2_cuda_settings *s) {
                 (unsigned long long)s->tile);
   if (s->offsets < K2_CUDA_OFFSETS_AUTO || s->offsets > K2_CUDA_OFFSETS_SCAN)
     return fail(kGrbInvalidValue, "k2_cuda: bad offsets source %d", s->offsets);
+  if (s->config < K2_CUDA_CONFIG_AUTO || s->config > K2_CUDA_CONFIG_ROWS)
+    return fail(kGrbInvalidValue, "k2_cuda: bad default configuration %d", s->config);
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   g_settings = *s;
   return 0;
@@ -784,6 +805,11 @@ void k2_cuda_release(void *device) {
 
 int k2_cuda_device_config(const void *device) {
   return device ? ((const DevMatrix *)device)->config : K2_CUDA_CONFIG_TREE;
+}
+
+int k2_cuda_resolve_config(const k2_view *A, int config) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return resolve_config(A, config);
 }
 
 int k2_cuda_product(const k2_view *A, const k2_product *P) {

@@ -48,10 +48,15 @@ typedef struct {
   bool graphs;        // record single-vector launch sequences as CUDA graphs (default true)
   bool fast_leaf;     // the specialised plus kernel for single vectors on floats (default
                       // true; false: the generic leaf kernel everywhere, for comparisons)
+  int config;         // what an AUTO upload (lazy, or K2_Matrix_upload(A, AUTO)) becomes:
+                      // K2_CUDA_CONFIG_AUTO (default: FRONTIER if the view caches its frontier
+                      // codes, else TREE) or a configuration; ROWS falls back to the default
+                      // rule for a tree it cannot hold (leaves other than 2x2)
 } k2_cuda_settings;
 
 void k2_cuda_settings_get(k2_cuda_settings *s);
-// 0 or GrB_INVALID_VALUE (as int) for a tile outside [16, 2^30] or a bad offsets value.
+// 0 or GrB_INVALID_VALUE (as int) for a tile outside [16, 2^30], a bad offsets value or a bad
+// configuration.
 int k2_cuda_settings_set(const k2_cuda_settings *s);
 
 // 1 if a CUDA device is usable (first call initialises the runtime), else 0.
@@ -63,8 +68,11 @@ int k2_cuda_available(void);
 int k2_cuda_upload(const k2_view *A, int config, void **device);
 // Free a handle from k2_cuda_upload (NULL is fine).
 void k2_cuda_release(void *device);
-// Configuration of a resident handle (K2_CUDA_CONFIG_TREE / _FRONTIER).
+// Configuration of a resident handle (K2_CUDA_CONFIG_TREE / _FRONTIER / _ROWS).
 int k2_cuda_device_config(const void *device);
+// The configuration an upload of A in `config` gets: config itself, or for K2_CUDA_CONFIG_AUTO
+// the settings' default configuration (see k2_cuda_settings.config).
+int k2_cuda_resolve_config(const k2_view *A, int config);
 
 // Exact device bytes of a product, by part. P supplies type, batch, left and which of
 // x_present / y_present / y_skip are non-NULL (the pointers are not read).

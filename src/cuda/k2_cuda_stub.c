@@ -10,7 +10,8 @@
 #include "cuda/k2_cuda_gateway.h"
 #include "util/k2_error.h"
 
-static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true};
+static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
+                                            K2_CUDA_CONFIG_AUTO};
 
 int k2_cuda_fail(int info, const char *message) {
   return (int)k2_error_set((GrB_Info)info, "%s", message);
@@ -18,7 +19,8 @@ int k2_cuda_fail(int info, const char *message) {
 void k2_cuda_settings_get(k2_cuda_settings *s) { *s = k2_stub_settings; }
 int k2_cuda_settings_set(const k2_cuda_settings *s) {
   if (s == NULL || s->tile < 16 || s->tile > (UINT64_C(1) << 30) ||
-      s->offsets < K2_CUDA_OFFSETS_AUTO || s->offsets > K2_CUDA_OFFSETS_SCAN)
+      s->offsets < K2_CUDA_OFFSETS_AUTO || s->offsets > K2_CUDA_OFFSETS_SCAN ||
+      s->config < K2_CUDA_CONFIG_AUTO || s->config > K2_CUDA_CONFIG_ROWS)
     return k2_cuda_fail(GrB_INVALID_VALUE, "k2_cuda: bad device setting");
   k2_stub_settings = *s;
   return 0;
@@ -34,6 +36,10 @@ void k2_cuda_release(void *device) { (void)device; }
 int k2_cuda_device_config(const void *device) {
   (void)device;
   return K2_CUDA_CONFIG_TREE;
+}
+int k2_cuda_resolve_config(const k2_view *A, int config) {
+  (void)A;
+  return config;
 }
 int k2_cuda_product(const k2_view *A, const k2_product *P) {
   (void)A;
@@ -101,6 +107,18 @@ GrB_Info K2_Device_getBudget(GrB_Index *bytes) {
 }
 GrB_Info K2_Device_setGraphs(bool enable) {
   k2_stub_settings.graphs = enable;
+  return GrB_SUCCESS;
+}
+GrB_Info K2_Device_setConfig(K2_DeviceConfig config) {
+  k2_cuda_settings s = k2_stub_settings;
+  s.config = (int)config;
+  if (k2_cuda_settings_set(&s) != 0)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Device_setConfig: bad configuration %d", (int)config);
+  return GrB_SUCCESS;
+}
+GrB_Info K2_Device_getConfig(K2_DeviceConfig *config) {
+  if (config == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_getConfig: config is NULL");
+  *config = (K2_DeviceConfig)k2_stub_settings.config;
   return GrB_SUCCESS;
 }
 GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {

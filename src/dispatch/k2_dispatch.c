@@ -52,6 +52,16 @@ const char *K2_engine_name(K2_Engine engine) {
 void k2_dispatch_engine_from_env(void) {
   const char *strict = getenv("K2GRB_STRICT");
   if (strict != NULL && strcmp(strict, "1") == 0) k2_strict = true;
+  const char *c = getenv("K2GRB_DEVICE_CONFIG");  // the device configuration of lazy uploads
+  if (c != NULL) {
+    k2_cuda_settings s;
+    k2_cuda_settings_get(&s);
+    s.config = strcmp(c, "tree") == 0       ? K2_CUDA_CONFIG_TREE
+               : strcmp(c, "frontier") == 0 ? K2_CUDA_CONFIG_FRONTIER
+               : strcmp(c, "rows") == 0     ? K2_CUDA_CONFIG_ROWS
+                                            : K2_CUDA_CONFIG_AUTO;
+    (void)k2_cuda_settings_set(&s);
+  }
   const char *e = getenv("K2GRB_ENGINE");
   if (e == NULL) return;
   if (strcmp(e, "reference") == 0) k2_engine_choice = K2_ENGINE_REFERENCE;

@@ -38,6 +38,13 @@ static uint16_t k2_rows_pattern(const k2_view *A, uint64_t p, uint64_t *q) {
   return (uint16_t)pat;
 }
 
+int k2_frontier_codes_expand(const k2_view *A, uint64_t **codes) {
+  *codes = NULL;
+  if (A->n_internal == 0) return 0;
+  return (int)k2_codes_expand(A->sig, A->level_start, A->top_level, A->top_codes, A->levels - 1,
+                              codes);
+}
+
 int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
   memset(out, 0, sizeof *out);
   if (A->n_internal == 0) return 0;
@@ -57,9 +64,8 @@ int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
   const uint64_t *codes = A->frontier_codes;
   uint64_t *own_codes = NULL;
   if (codes == NULL) {
-    GrB_Info info = k2_codes_expand(A->sig, A->level_start, A->top_level, A->top_codes, last,
-                                    &own_codes);
-    if (info != GrB_SUCCESS) return (int)info;
+    int info = k2_frontier_codes_expand(A, &own_codes);
+    if (info != 0) return info;
     codes = own_codes;
   }
   uint64_t *keys = malloc(n * sizeof(uint64_t)), *tmp = malloc(n * sizeof(uint64_t));

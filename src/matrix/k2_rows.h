@@ -1,4 +1,4 @@
-// k2_rows.h: the last internal level of a k²-tree as 4x4 blocks in row order (internal).
+// k2_rows.h: the last internal level of a k²-tree: 4x4 blocks in row order, Morton codes.
 // SPDX-License-Identifier: Apache-2.0
 //
 // With 2x2 leaves every node of the last internal level covers a 4x4 block of cells: its Morton
@@ -32,6 +32,11 @@ typedef struct {
 // count 0 and NULL arrays. Parallel (OpenMP); the result does not depend on the thread count.
 int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out);
 void k2_row_blocks_free(k2_row_blocks *b);
+
+// Morton codes of the last internal level of A, expanded (in parallel) from its top codes, in
+// level order, into a malloc'd array the caller frees; *codes is NULL for an empty tree. For
+// uploads of views that do not cache them. Returns 0 or GrB_OUT_OF_MEMORY (-102) as int.
+int k2_frontier_codes_expand(const k2_view *A, uint64_t **codes);
 
 #ifdef __cplusplus
 }

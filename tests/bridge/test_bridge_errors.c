@@ -259,12 +259,44 @@ static void test_not_implemented(void **state) {
   fx_free(&f);
 }
 
+// The device settings refuse values outside their ranges, with a message, and keep the old
+// value; the getters refuse NULL. The same with or without a CUDA build or a GPU.
+static void test_device_settings(void **state) {
+  (void)state;
+  GrB_Index M0 = 0, M = 0;
+  K2_DeviceOffsets o0 = K2_OFFSETS_SCAN, o = K2_OFFSETS_SCAN;
+  K2_DeviceConfig c0 = K2_DEVICE_ROWS, c = K2_DEVICE_ROWS;
+  K2_ASSERT_OK(K2_Device_getTileSize(&M0));
+  K2_ASSERT_OK(K2_Device_getOffsets(&o0));
+  K2_ASSERT_OK(K2_Device_getConfig(&c0));
+  assert_int_equal(K2_Device_setTileSize(8), GrB_INVALID_VALUE);
+  assert_true(strlen(K2_error_string()) > 0);
+  assert_int_equal(K2_Device_setTileSize((UINT64_C(1) << 30) + 1), GrB_INVALID_VALUE);
+  assert_int_equal(K2_Device_setOffsets((K2_DeviceOffsets)3), GrB_INVALID_VALUE);
+  assert_int_equal(K2_Device_setConfig((K2_DeviceConfig)3), GrB_INVALID_VALUE);
+  assert_non_null(strstr(K2_error_string(), "configuration"));
+  assert_int_equal(K2_Device_setConfig((K2_DeviceConfig)-2), GrB_INVALID_VALUE);
+  K2_ASSERT_OK(K2_Device_getTileSize(&M));
+  K2_ASSERT_OK(K2_Device_getOffsets(&o));
+  K2_ASSERT_OK(K2_Device_getConfig(&c));
+  assert_int_equal(M, M0);
+  assert_int_equal(o, o0);
+  assert_int_equal(c, c0);
+  assert_int_equal(K2_Device_getTileSize(NULL), GrB_NULL_POINTER);
+  assert_int_equal(K2_Device_getOffsets(NULL), GrB_NULL_POINTER);
+  assert_int_equal(K2_Device_getConfig(NULL), GrB_NULL_POINTER);
+  K2_ASSERT_OK(K2_Device_setConfig(K2_DEVICE_ROWS));
+  K2_ASSERT_OK(K2_Device_getConfig(&c));
+  assert_int_equal(c, K2_DEVICE_ROWS);
+  K2_ASSERT_OK(K2_Device_setConfig(c0));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_null_pointer),      cmocka_unit_test(test_uninitialized),
       cmocka_unit_test(test_invalid_object),    cmocka_unit_test(test_dimension_mismatch),
       cmocka_unit_test(test_domain_mismatch),   cmocka_unit_test(test_out_of_memory),
-      cmocka_unit_test(test_not_implemented),
+      cmocka_unit_test(test_not_implemented),   cmocka_unit_test(test_device_settings),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }

@@ -731,6 +731,77 @@ static void test_real_graphs(void **state) {
   printf("  %d of %zu real graphs of the data folder: GPU = reference\n", found, k2_real_graph_count);
 }
 
+// The default configuration of AUTO uploads (K2_Device_setConfig): a K2_mxv through the bridge,
+// CUDA engine in strict mode, uploads the matrix lazily as row blocks and gives the row counts;
+// a tree with 4x4 leaves falls back to the AUTO rule (its cached frontier); bad values are
+// refused and leave the setting as it was.
+static void test_default_config(void **state) {
+  (void)state;
+  // AUTO unless K2GRB_DEVICE_CONFIG set it (the suite runs once with rows)
+  K2_DeviceConfig c0 = (K2_DeviceConfig)9, c = (K2_DeviceConfig)9;
+  K2_ASSERT_OK(K2_Device_getConfig(&c0));
+  assert_true(c0 >= K2_DEVICE_AUTO && c0 <= K2_DEVICE_ROWS);
+  assert_int_equal(K2_Device_setConfig((K2_DeviceConfig)3), GrB_INVALID_VALUE);
+  assert_int_equal(K2_Device_setConfig((K2_DeviceConfig)-2), GrB_INVALID_VALUE);
+  assert_int_equal(K2_Device_getConfig(NULL), GrB_NULL_POINTER);
+  K2_ASSERT_OK(K2_Device_getConfig(&c));
+  assert_int_equal(c, c0);
+  K2_ASSERT_OK(K2_Device_setConfig(K2_DEVICE_ROWS));
+  K2_ASSERT_OK(K2_Device_getConfig(&c));
+  assert_int_equal(c, K2_DEVICE_ROWS);
+  k2_coo_list L;
+  random_list(&L, 700, 650, 4000, 3);
+  k2_coo_canonical(&L);
+  float *deg = calloc(L.nrows, sizeof(float));
+  assert_non_null(deg);
+  for (uint64_t e = 0; e < L.nvals; e++) deg[L.I[e]] += 1.0f;
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
+  K2_ASSERT_OK(K2_set_strict(true));
+  for (uint32_t leaf_log = 1; leaf_log <= 2; leaf_log++) {
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.leaf_log = leaf_log;
+    fmt.cache_frontier = true;
+    K2_Matrix A = k2_test_matrix(&L, &fmt);
+    GrB_Vector u = NULL, w = NULL;
+    K2_ASSERT_OK(GrB_Vector_new(&u, GrB_FP32, L.ncols));
+    K2_ASSERT_OK(GrB_Vector_new(&w, GrB_FP32, L.nrows));
+    K2_ASSERT_OK(GrB_Vector_assign_FP32(u, NULL, NULL, 1.0f, GrB_ALL, L.ncols, NULL));
+    assert_null(A->device);
+    K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, A, u, NULL));
+    assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+    assert_non_null(A->device);
+    const int want = leaf_log == 1 ? K2_CUDA_CONFIG_ROWS : K2_CUDA_CONFIG_FRONTIER;
+    assert_int_equal(k2_cuda_device_config(A->device), want);
+    // deviceBytes with AUTO describes the resident copy; an explicit AUTO upload keeps it
+    K2_DeviceBytes auto_b, want_b;
+    K2_ASSERT_OK(K2_Matrix_deviceBytes(&auto_b, A, K2_DEVICE_AUTO, GrB_FP32, 1, false, 0));
+    K2_ASSERT_OK(K2_Matrix_deviceBytes(&want_b, A, (K2_DeviceConfig)want, GrB_FP32, 1, false, 0));
+    assert_int_equal(auto_b.matrix, want_b.matrix);
+    const void *before = A->device;
+    K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_AUTO));
+    assert_ptr_equal(A->device, before);
+    for (uint64_t i = 0; i < L.nrows; i++) {
+      float got = 0.0f;
+      GrB_Info info = GrB_Vector_extractElement_FP32(&got, w, i);
+      if (deg[i] == 0.0f) {
+        assert_int_equal(info, GrB_NO_VALUE);
+      } else {
+        K2_ASSERT_OK(info);
+        assert_true(got == deg[i]);
+      }
+    }
+    GrB_Vector_free(&u);
+    GrB_Vector_free(&w);
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+  }
+  K2_ASSERT_OK(K2_set_strict(false));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  K2_ASSERT_OK(K2_Device_setConfig(c0));
+  free(deg);
+  k2_coo_free(&L);
+}
+
 int main(void) {
   if (!k2_cuda_available()) {
     printf("no CUDA device: GPU tests skipped\n");
@@ -746,7 +817,7 @@ int main(void) {
       cmocka_unit_test(test_memory_exact),  cmocka_unit_test(test_budget),
       cmocka_unit_test(test_no_leaks),      cmocka_unit_test(test_fp32_rounding),
       cmocka_unit_test(test_edge_cases),    cmocka_unit_test(test_real_graphs),
-      cmocka_unit_test(test_plus_kernel),
+      cmocka_unit_test(test_plus_kernel),   cmocka_unit_test(test_default_config),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left
