@@ -24,4 +24,8 @@ while read -r rel; do
     cp "$f" ".gpudata/$(dirname "$rel")/"
   done
 done
+# the small folders the CPU tests read whole (gpu-run.sh suite runs them too)
+for d in lagraph ldbc-graphalytics-examples; do
+  [ -d "$data/$d" ] && rm -rf ".gpudata/$d" && cp -r "$data/$d" .gpudata/
+done
 echo "gpu-prepare: $(ls .deps/*.deb | wc -l) packages in .deps, $(find .gpudata -type f | wc -l) files ($(du -sh .gpudata | cut -f1)) in .gpudata"
