@@ -5,13 +5,16 @@
 # Unpacks the Debian packages carried in .deps/ (no registry there), configures and builds
 # with CUDA for sm_90 (+ PTX), runs the GPU tests, then the same tests under compute-sanitizer
 # memcheck and racecheck, then the benchmark; logs and CSV go to $OUT.
-#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [bench]
+#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [stress] [bench]
 #   (default: test sanitize bench). suite: the whole test suite with the CUDA engine forced in
 #   strict mode (K2GRB_ENGINE=cuda K2GRB_STRICT=1), so every native product of the bridge, the
 #   algorithms and the CPU tests' AUTO products runs on the GPU (the GPU tests are step test),
 #   once with the default device configuration and once with row blocks
 #   (K2GRB_DEVICE_CONFIG=rows), then the bridge's differential test under compute-sanitizer
 #   memcheck.
+# stress: the algorithm tests and the differential test, STRESS_COPIES (default 8) processes of
+#   each at once in both device configurations, CUDA engine strict: timing-dependent faults
+#   (an upload not yet landed when the first product ran) showed only this way.
 # PAR=1: test and the sanitizer steps run each cmocka test of test_gpu_product as its own
 # process, all at once (one GPU, many CPU cores: the sanitizers are host-bound), each capped at
 # PAR_TIMEOUT seconds (default 480).
@@ -56,7 +59,7 @@ cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DK2_USE_CUDA=ON -DK2_WERROR=ON 
   -DK2_DATA_DIR=$ROOT/.gpudata >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 log "build"
 TARGETS=$(cd tests/gpu && ls test_*.c | sed 's/\.c$//' | tr '\n' ' ')
-case " $STEPS " in *" suite "*) TARGETS="all" ;; esac
+case " $STEPS " in *" suite "* | *" stress "*) TARGETS="all" ;; esac
 if grep -q bench_gpu bench/CMakeLists.txt 2>/dev/null; then
   TARGETS="$TARGETS bench_gpu"
 fi
@@ -139,6 +142,22 @@ for step in $STEPS; do
       src=$?
       grep -E "ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED|cases" "$OUT/sanitize-memcheck-test_differential.log" | tail -5
       [ $src = 0 ] || rc=1 ;;
+    stress)
+      log "stress: ${STRESS_COPIES:-8} copies of each algorithm test at once, auto and rows"
+      mkdir -p "$OUT/stress"
+      for cfg in auto rows; do
+        for t in test_bfs test_wcc test_sssp test_msbfs test_pagerank test_differential; do
+          for i in $(seq ${STRESS_COPIES:-8}); do
+            ( K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DIFF_ENGINE=cuda K2GRB_DEVICE_CONFIG=$cfg \
+                OMP_NUM_THREADS=2 timeout ${PAR_TIMEOUT:-480} $BUILD/tests/$t \
+                >"$OUT/stress/$t-$cfg-$i.log" 2>&1 || echo "stress FAIL $t $cfg $i" ) &
+          done
+        done
+      done | tee "$OUT/stress-failures.log"
+      wait
+      nf=$(grep -c FAIL "$OUT/stress-failures.log")
+      log "stress: $nf failed of $(ls "$OUT/stress" | wc -l) processes"
+      [ "$nf" = 0 ] || rc=1 ;;
     bench)
       if [ -x $BUILD/bench/bench_gpu ]; then
         log "bench_gpu ${BENCH_ARGS:-}"

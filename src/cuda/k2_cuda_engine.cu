@@ -363,6 +363,22 @@ int resolve_config(const k2_view *A, int config) {
   return A->frontier_codes != nullptr ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
 }
 
+// Copy one resident array to the device, on the products' stream. Not cudaMemcpy: from pageable
+// memory it may return before the DMA has landed, and the non-blocking stream the products run
+// on does not wait for the legacy stream it used, so the first product could read a matrix still
+// being copied (seen on the H200 with 16 processes sharing it: wrong WCC labels, and BFS kernels
+// faulting on addresses decoded from half-copied trees). The caller waits with upload_wait.
+cudaError_t upload_copy(const void *dst, const void *src, uint64_t bytes) {
+  if (bytes == 0) return cudaSuccess;
+  return cudaMemcpyAsync(const_cast<void *>(dst), src, bytes, cudaMemcpyHostToDevice, g_stream);
+}
+
+// Wait for the copies: the host arrays may be freed after it, and the matrix is complete.
+cudaError_t upload_wait(cudaError_t ce) {
+  const cudaError_t we = cudaStreamSynchronize(g_stream);
+  return ce != cudaSuccess ? ce : we;
+}
+
 // Copy the row-ordered blocks of A (built on the host) into m's allocation.
 int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   k2_row_blocks hb;
@@ -373,13 +389,12 @@ int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   m->brow = (const uint32_t *)base;
   m->bcol = (const uint32_t *)(base + part[0]);
   m->bpat = (const uint16_t *)(base + part[0] + part[1]);
-  cudaError_t ce = cudaMemcpy((void *)m->brow, hb.row, hb.count * 4, cudaMemcpyHostToDevice);
-  if (ce == cudaSuccess)
-    ce = cudaMemcpy((void *)m->bcol, hb.col, hb.count * 4, cudaMemcpyHostToDevice);
-  if (ce == cudaSuccess)
-    ce = cudaMemcpy((void *)m->bpat, hb.pattern, hb.count * 2, cudaMemcpyHostToDevice);
+  cudaError_t ce = upload_copy(m->brow, hb.row, hb.count * 4);
+  if (ce == cudaSuccess) ce = upload_copy(m->bcol, hb.col, hb.count * 4);
+  if (ce == cudaSuccess) ce = upload_copy(m->bpat, hb.pattern, hb.count * 2);
+  ce = upload_wait(ce);
   k2_row_blocks_free(&hb);
-  if (ce != cudaSuccess) return cuda_fail(ce, "cudaMemcpy (row blocks upload)");
+  if (ce != cudaSuccess) return cuda_fail(ce, "cudaMemcpyAsync (row blocks upload)");
   return 0;
 }
 
@@ -437,35 +452,28 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
     m->dir = (const uint64_t *)(base + part[0] + part[1]);
     m->top = (const uint64_t *)(base + part[0] + part[1] + part[2]);
     m->frontier = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
-    cudaError_t ce = cudaSuccess;
-    ce = cudaMemcpy((void *)m->sig, A->sig, ((A->n_internal + 15) / 16) * 8, cudaMemcpyHostToDevice);
-    if (ce == cudaSuccess)
-      ce = cudaMemcpy((void *)m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8,
-                      cudaMemcpyHostToDevice);
-    if (ce == cudaSuccess)
-      ce = cudaMemcpy((void *)m->dir, A->dir, A->dir_len * 8, cudaMemcpyHostToDevice);
-    if (ce == cudaSuccess)
-      ce = cudaMemcpy((void *)m->top, A->top_codes, A->top_count * 8, cudaMemcpyHostToDevice);
-    if (ce == cudaSuccess && m->frontier != nullptr) {
-      if (A->frontier_codes != nullptr) {
-        ce = cudaMemcpy((void *)m->frontier, A->frontier_codes, frontier_count(A) * 8,
-                        cudaMemcpyHostToDevice);
-      } else {
-        uint64_t *f = nullptr;
-        int rc = k2_frontier_codes_expand(A, &f);
-        if (rc != 0) {
-          dev_free(m->mem, m->mem_bytes);
-          delete m;
-          return rc;
-        }
-        ce = cudaMemcpy((void *)m->frontier, f, frontier_count(A) * 8, cudaMemcpyHostToDevice);
-        free(f);
+    uint64_t *f = nullptr;  // frontier codes expanded here when the view does not cache them
+    if (m->frontier != nullptr && A->frontier_codes == nullptr) {
+      int rc = k2_frontier_codes_expand(A, &f);
+      if (rc != 0) {
+        dev_free(m->mem, m->mem_bytes);
+        delete m;
+        return rc;
       }
     }
+    cudaError_t ce = upload_copy(m->sig, A->sig, ((A->n_internal + 15) / 16) * 8);
+    if (ce == cudaSuccess)
+      ce = upload_copy(m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
+    if (ce == cudaSuccess) ce = upload_copy(m->dir, A->dir, A->dir_len * 8);
+    if (ce == cudaSuccess) ce = upload_copy(m->top, A->top_codes, A->top_count * 8);
+    if (ce == cudaSuccess && m->frontier != nullptr)
+      ce = upload_copy(m->frontier, f != nullptr ? f : A->frontier_codes, frontier_count(A) * 8);
+    ce = upload_wait(ce);
+    free(f);
     if (ce != cudaSuccess) {
       dev_free(m->mem, m->mem_bytes);
       delete m;
-      return cuda_fail(ce, "cudaMemcpy (matrix upload)");
+      return cuda_fail(ce, "cudaMemcpyAsync (matrix upload)");
     }
   }
   k2_device_release_hook = k2_cuda_release;
