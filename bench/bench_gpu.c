@@ -12,8 +12,9 @@
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
-//             [--batch-max-n N] [--lean] [--configs k2,k2F,k2R]
+//             [--batch-max-n N] [--lean] [--one-level] [--configs k2,k2F,k2R]
 // --configs: the device configurations to time (default all three; the others print nan).
+// --one-level: tree-only products expand one level per launch (settings.fuse_levels = false).
 // Graphs: every real graph of the data folder (K2GRB_DATA_DIR; the list is
 // tests/support/k2_real_graphs.c, --graphs picks some by name),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
@@ -409,6 +410,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
     else if (!strcmp(argv[i], "--lean")) g_lean = true;
+    else if (!strcmp(argv[i], "--one-level")) {  // k²: one level per expand step (A/B of fusion)
+      k2_cuda_settings cs;
+      k2_cuda_settings_get(&cs);
+      cs.fuse_levels = false;
+      k2_cuda_settings_set(&cs);
+    }
     else if (!strcmp(argv[i], "--configs") && i + 1 < argc) {
       const char *names[3] = {"k2", "k2F", "k2R"};
       for (int k = 0; k < 3; k++) g_config_on[k] = listed(argv[i + 1], names[k]);
@@ -416,7 +423,7 @@ int main(int argc, char **argv) {
     }
     else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--configs k2,k2F,k2R]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--one-level] [--configs k2,k2F,k2R]\n", argv[0]);
       return 2;
     }
   }

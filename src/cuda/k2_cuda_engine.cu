@@ -1,14 +1,13 @@
-// k2_cuda_engine.cu: residency, tile plans, the workspace, CUDA graphs and the product entry.
+// k2_cuda_engine.cu: residency, the workspace, CUDA graphs and the product entry.
 // SPDX-License-Identifier: Apache-2.0
 //
 // A product starts at the top level (codes expanded on the host, resident with the matrix) or,
 // in the FRONTIER configuration, at the cached codes of the last internal level; in the ROWS
 // configuration the matrix is only its row-ordered 4x4 blocks (src/matrix/k2_rows.h) and a
-// product is one launch of k2_cuda_rows.cu (no plan, no scratch). The host
-// plans the tiles once per (matrix, tile size, offsets source): a level is cut into ranges
-// whose children fit in M codes, each range descended to the leaves before the next (depth
-// first), so one buffer of at most M codes per level suffices. The plan gives the exact
-// scratch; every device allocation goes through dev_alloc, which counts bytes.
+// product is one launch of k2_cuda_rows.cu (no plan, no scratch). Each matrix keeps its tile
+// plans (k2_cuda_plan.cuh: one per offsets source, rebuilt when the tile size or the fusion
+// setting changes); a plan gives the exact scratch, and every device allocation goes through
+// dev_alloc, which counts bytes.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "cuda/k2_cuda_internal.cuh"
+#include "cuda/k2_cuda_plan.cuh"
 #include "matrix/k2_rows.h"
 
 extern "C" {
@@ -35,15 +35,12 @@ namespace {
 constexpr int kGrbOutOfMemory = -102;
 constexpr int kGrbPanic = -101;
 constexpr int kGrbInvalidValue = -3;
-constexpr uint64_t kAlign = 256;
-
-uint64_t align_up(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
 
 // ---- engine-wide state ------------------------------------------------------------------------
 
 std::recursive_mutex g_mu;  // products, uploads and settings are serialised
 k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
-                               K2_CUDA_CONFIG_AUTO};
+                               true, K2_CUDA_CONFIG_AUTO};
 int g_available = -1;
 cudaStream_t g_stream = nullptr;
 
@@ -118,30 +115,6 @@ bool ensure_init() {
   return true;
 }
 
-// ---- the tile plan ----------------------------------------------------------------------------
-
-struct Step {
-  bool leaf;            // visit leaves (last internal level) or expand to the next level
-  uint32_t level;
-  int src;              // -1: top codes, -2: frontier codes, >= 0: buffer of that level
-  uint64_t node_begin, n;
-  uint64_t code_off;    // index of node_begin's code in its source
-  uint64_t child_begin; // absolute first child of node_begin
-};
-
-struct Plan {
-  bool valid = false;
-  int config = 0;
-  uint64_t M = 0;
-  bool scan = false;
-  std::vector<Step> steps;
-  uint64_t buf_codes[65] = {0};  // codes per level buffer
-  uint64_t buf_off[65] = {0};    // byte offset of each level buffer in the scratch
-  uint64_t max_n = 0;            // widest step (scan offsets)
-  uint64_t offsets_off = 0, temp_off = 0, temp_bytes = 0;
-  uint64_t bytes = 0;            // the whole scratch
-};
-
 struct GraphKey {
   uint64_t ws_gen, plan_id;
   const void *x, *y, *xp, *yp, *ys, *scratch;
@@ -173,121 +146,6 @@ struct DevMatrix {
   GraphKey graph_key;
 };
 uint64_t g_plan_ids = 0;
-
-unsigned host_fan(const uint64_t *sig, uint64_t p) {
-  return (unsigned)__builtin_popcount((unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u));
-}
-
-// The end j of the longest run of nodes [i, j), j <= end, whose children number at most
-// `room`; *kids receives their count. Whole signature words (16 nodes) at a time where they
-// fit: a plan visits every internal node of the tree, on the host, before the first product.
-uint64_t fit_run(const uint64_t *sig, uint64_t i, uint64_t end, uint64_t room, uint64_t *kids) {
-  uint64_t j = i, cnt = 0;
-  while (j < end) {
-    if ((j & 15) == 0 && j + 16 <= end) {
-      const unsigned w = (unsigned)__builtin_popcountll(sig[j >> 4]);
-      if (cnt + w <= room) {
-        cnt += w;
-        j += 16;
-        continue;
-      }
-    }
-    const unsigned f = host_fan(sig, j);
-    if (cnt + f > room) break;
-    cnt += f;
-    j++;
-  }
-  *kids = cnt;
-  return j;
-}
-
-struct Planner {
-  const k2_view *A;
-  Plan *plan;
-  uint64_t fc_next[65];  // next first child at each level, walking left to right
-
-  void descend(uint32_t d, uint64_t a, uint64_t n, int src, uint64_t base) {
-    const uint32_t last = A->levels - 1;
-    if (d == last) {
-      uint64_t kids = 0;
-      (void)fit_run(A->sig, a, a + n, UINT64_MAX, &kids);
-      plan->steps.push_back(Step{true, d, src, a, n, a - base, fc_next[d]});
-      fc_next[d] += kids;
-      plan->max_n = std::max(plan->max_n, n);
-      return;
-    }
-    uint64_t i = a;
-    while (i < a + n) {
-      uint64_t cnt = 0;
-      const uint64_t j = fit_run(A->sig, i, a + n, plan->M, &cnt);
-      const uint64_t c0 = fc_next[d];
-      plan->steps.push_back(Step{false, d, src, i, j - i, i - base, c0});
-      plan->max_n = std::max(plan->max_n, j - i);
-      plan->buf_codes[d + 1] = std::max(plan->buf_codes[d + 1], cnt);
-      fc_next[d] += cnt;
-      descend(d + 1, c0, cnt, (int)(d + 1), c0);
-      i = j;
-    }
-  }
-};
-
-// Plan the traversal of A for a configuration, tile size and offsets source (host only, but
-// asks CUB for its temporary size). Returns 0 or an error.
-int make_plan(const k2_view *A, int config, uint64_t M, bool scan, Plan *plan) {
-  *plan = Plan();
-  plan->config = config;
-  plan->M = M;
-  plan->scan = scan;
-  if (A->n_internal > 0 && config != K2_CUDA_CONFIG_ROWS) {  // ROWS: one launch, no scratch
-    const uint32_t last = A->levels - 1;
-    if (config == K2_CUDA_CONFIG_FRONTIER) {
-      const uint64_t a = A->level_start[last], n = A->level_start[last + 1] - a;
-      const uint64_t chunk = scan ? M : n;
-      uint64_t fc = A->level_start[last + 1];
-      for (uint64_t i = a; i < a + n; i += chunk) {
-        const uint64_t m = std::min(chunk, a + n - i);
-        plan->steps.push_back(Step{true, last, -2, i, m, i - a, fc});
-        plan->max_n = std::max(plan->max_n, m);
-        if (scan) {
-          uint64_t kids = 0;
-          (void)fit_run(A->sig, i, i + m, UINT64_MAX, &kids);
-          fc += kids;
-        }
-      }
-    } else {
-      Planner pl;
-      pl.A = A;
-      pl.plan = plan;
-      for (uint32_t d = 0; d <= A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
-      // fc_next[d] must start at the first child of the first node of level d
-      for (uint32_t d = 0; d < A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
-      const uint64_t a = A->level_start[A->top_level];
-      pl.descend(A->top_level, a, A->top_count, -1, a);
-    }
-  }
-  uint64_t off = 0;
-  for (uint32_t d = 0; d < 65; d++) {
-    if (plan->buf_codes[d] == 0) continue;
-    plan->buf_off[d] = off;
-    off += align_up(plan->buf_codes[d] * 8);
-  }
-  if (scan && plan->max_n > 0) {
-    plan->offsets_off = off;
-    off += align_up(plan->max_n * 4);
-    // CUB's temporary grows with the number of items: the widest step bounds every step.
-    size_t t = scan_temp_bytes(plan->max_n);
-    if (t == 0) {
-      (void)cudaGetLastError();
-      return fail(kGrbPanic, "k2_cuda: cub::DeviceScan::ExclusiveSum (size query) failed");
-    }
-    plan->temp_bytes = t;
-    plan->temp_off = off;
-    off += align_up(t);
-  }
-  plan->bytes = off;
-  plan->valid = true;
-  return 0;
-}
 
 uint64_t frontier_count(const k2_view *A) {
   if (A->n_internal == 0) return 0;
@@ -490,8 +348,8 @@ void release(DevMatrix *m) {
 
 int get_plan(DevMatrix *m, const k2_view *A, bool scan, Plan **out) {
   Plan &p = m->plans[scan ? 1 : 0];
-  if (!p.valid || p.M != g_settings.tile) {
-    int rc = make_plan(A, m->config, g_settings.tile, scan, &p);
+  if (!p.valid || p.M != g_settings.tile || p.fuse != (g_settings.fuse_levels && !scan)) {
+    int rc = make_plan(A, m->config, g_settings.tile, scan, g_settings.fuse_levels, &p);
     if (rc != 0) return rc;
     m->plan_id[scan ? 1 : 0] = ++g_plan_ids;
   }
@@ -564,7 +422,9 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
     if (!st.leaf) {
       ExpandArgs ea;
       ea.t = t;
-      ea.out = (uint64_t *)(scratch + plan->buf_off[st.level + 1]);
+      ea.out = (uint64_t *)(scratch + plan->buf_off[st.level + st.span]);
+      ea.levels = st.span;
+      ea.out_begin = st.out_begin;
       K2CU_TRY(launch_expand(ea, s));
     } else {
       LeafArgs la;
@@ -853,7 +713,8 @@ int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_
     return 0;
   }
   Plan plan;
-  int rc = make_plan(A, config, g_settings.tile, resolve_scan(P->batch), &plan);
+  int rc = make_plan(A, config, g_settings.tile, resolve_scan(P->batch), g_settings.fuse_levels,
+                     &plan);
   if (rc != 0) return rc;
   out->scratch = plan.bytes;
   out->vectors = vector_bytes(A, P);

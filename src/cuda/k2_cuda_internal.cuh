@@ -28,10 +28,14 @@ struct Trav {
   uint64_t child_begin;     // absolute number of the first child of node_begin
 };
 
-// Expand: write the codes of the children into out[first_child - child_begin ...].
+// Expand one level (write the codes of the children into out[first_child - out_begin ...]) or
+// two (the children staged in shared memory; their children's codes into
+// out[first_grandchild - out_begin ...]).
 struct ExpandArgs {
   Trav t;
   uint64_t *out;
+  uint32_t levels;     // 1 or 2
+  uint64_t out_begin;  // absolute number of the node written to out[0]
 };
 
 // Leaf visit: the nodes are of the last internal level; their leaves are read in place.

@@ -102,10 +102,62 @@ __global__ void __launch_bounds__(kBlock) expand_kernel(ExpandArgs a) {
   if (idx >= a.t.n) return;
   const unsigned s = tile.sig[threadIdx.x];
   const uint64_t code = tile.code[threadIdx.x] << 2;
-  uint64_t pos = tile.fc[threadIdx.x] - a.t.child_begin;
+  uint64_t pos = tile.fc[threadIdx.x] - a.out_begin;
 #pragma unroll
   for (unsigned b = 0; b < 4; b++)
     if (s & (1u << b)) a.out[pos++] = code | b;
+}
+
+// Two levels per launch: the block's nodes write their children's codes to shared memory (at
+// most 4 per node, contiguous from the block's first child), then every thread takes four
+// consecutive children, finds their first children by one directory lookup for the block and a
+// block scan of the fan-outs, and writes the grandchildren's codes. The middle level never
+// reaches global memory.
+__global__ void __launch_bounds__(kBlock) expand2_kernel(ExpandArgs a) {
+  __shared__ NodeTile tile;
+  __shared__ uint64_t kid[4 * kBlock];
+  __shared__ uint64_t kids, first_grand;
+  typedef cub::BlockScan<unsigned, kBlock> Scan;
+  __shared__ typename Scan::TempStorage scan_tmp;
+  load_nodes(a.t, tile);
+  const uint64_t first = (uint64_t)blockIdx.x * kBlock;
+  const uint64_t idx = first + threadIdx.x;
+  const uint64_t valid_here = min((uint64_t)kBlock, a.t.n - first);  // >= 1
+  const uint64_t base = tile.fc[0];  // the block's first child (thread 0 has a node)
+  if (idx < a.t.n) {
+    const unsigned s = tile.sig[threadIdx.x];
+    const uint64_t code = tile.code[threadIdx.x] << 2;
+    uint64_t pos = tile.fc[threadIdx.x] - base;
+#pragma unroll
+    for (unsigned b = 0; b < 4; b++)
+      if (s & (1u << b)) kid[pos++] = code | b;
+    if (threadIdx.x == valid_here - 1) kids = pos;
+  }
+  __syncthreads();
+  const uint64_t nk = kids;
+  unsigned ks[4], fan[4], off[4];
+#pragma unroll
+  for (unsigned q = 0; q < 4; q++) {
+    const uint64_t k = 4 * (uint64_t)threadIdx.x + q;
+    ks[q] = k < nk ? nibble(a.t.sig, base + k) : 0u;
+    fan[q] = (unsigned)__popc(ks[q]);
+  }
+  Scan(scan_tmp).ExclusiveSum(fan, off);
+  if (threadIdx.x < 32) {
+    const uint64_t g = dir_first_child(a.t.sig, a.t.dir, a.t.dir_log, base);
+    if (threadIdx.x == 0) first_grand = g;
+  }
+  __syncthreads();
+  const uint64_t g0 = first_grand - a.out_begin;
+#pragma unroll
+  for (unsigned q = 0; q < 4; q++) {
+    if (ks[q] == 0) continue;
+    const uint64_t code = kid[4 * threadIdx.x + q] << 2;
+    uint64_t pos = g0 + off[q];
+#pragma unroll
+    for (unsigned b = 0; b < 4; b++)
+      if (ks[q] & (1u << b)) a.out[pos++] = code | b;
+  }
 }
 
 // ---- the leaf kernel ----------------------------------------------------------------------
@@ -470,7 +522,8 @@ bool supported(k2_type type, k2_monoid mon, k2_mult mult) {
 
 cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s) {
   if (a.t.n == 0) return cudaSuccess;
-  expand_kernel<<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
+  if (a.levels == 2) expand2_kernel<<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
+  else expand_kernel<<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
   return cudaGetLastError();
 }
 

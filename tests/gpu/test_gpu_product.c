@@ -57,6 +57,14 @@ static void set_device(uint64_t tile, int offsets) {
   assert_int_equal(k2_cuda_settings_set(&s), 0);
 }
 
+// Two levels per expand step (the default) or one.
+static void set_fuse(bool fuse) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.fuse_levels = fuse;
+  assert_int_equal(k2_cuda_settings_set(&s), 0);
+}
+
 // A dyadic random value of a type: k/64 in [-1, 1] (or small integers), BOOL 0/1 (sometimes 2).
 static void random_value(k2_type t, void *dst, uint64_t i, k2_rng *rng, bool nonneg) {
   int64_t k = (int64_t)k2_rng_below(rng, 129) - (nonneg ? 0 : 64);
@@ -297,12 +305,16 @@ static void test_configurations(void **state) {
           continue;
         }
         gmat_upload(&g, config);
-        for (int off = 1; off <= 2; off++)
+        // off 1 and 3: the directory, levels fused (two per expand step) and not; 2: the scan
+        for (int off = 1; off <= 3; off++)
           for (int ti = 0; ti < 3; ti++) {
             if (g_quick && ti == 0) continue;  // M = 16: thousands of launches
             // row blocks have no tiles and no offsets: one setting suffices
             if (config == K2_CUDA_CONFIG_ROWS && (off != 1 || ti != 2)) continue;
-            set_device(tiles[ti], off);
+            // fusion is a tree-only plan's (the frontier starts at the last level)
+            if (off == 3 && config != K2_CUDA_CONFIG_TREE) continue;
+            set_device(tiles[ti], off == 3 ? K2_CUDA_OFFSETS_DIRECTORY : off);
+            set_fuse(off != 3);
             for (size_t k = 0; k < (g_quick ? 3 : sizeof sems / sizeof sems[0]); k++)
               for (int left = 0; left < 2; left++)
                 for (int bi = 0; bi < 4; bi++) {
@@ -313,7 +325,7 @@ static void test_configurations(void **state) {
                   s.left = left;
                   s.batch = batches[bi];
                   char what[128];
-                  snprintf(what, sizeof what, "leaf_log %u top_max %u config %d offsets %d M %llu",
+                  snprintf(what, sizeof what, "leaf_log %u top_max %u config %d offsets %d (3: directory, unfused) M %llu",
                            leaf_log, fmt.top_max_log, config, off, (unsigned long long)tiles[ti]);
                   compare(&g.v, &s, &rng, what);
                 }
@@ -322,6 +334,7 @@ static void test_configurations(void **state) {
       gmat_free(&g);
     }
   set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
+  set_fuse(true);
   k2_coo_free(&L);
 }
 
@@ -502,6 +515,19 @@ static void test_memory_exact(void **state) {
                                              K2_DEVICE_Y_PRESENT | (s.x_present ? K2_DEVICE_X_PRESENT : 0)));
           assert_int_equal(pub.total, pred.total);
         }
+  // fused levels: fewer launches and less scratch than one level per launch, on the same tiles
+  set_device(64, K2_CUDA_OFFSETS_DIRECTORY);
+  k2_product P1 = {.type = K2_T_FP32, .batch = 1};
+  k2_cuda_bytes fused, single;
+  assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_TREE, &P1, &fused), 0);
+  set_fuse(false);
+  assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_TREE, &P1, &single), 0);
+  set_fuse(true);
+  print_message("M = 64: fused %llu launches, %llu scratch bytes; one level %llu, %llu\n",
+                (unsigned long long)fused.tiles, (unsigned long long)fused.scratch,
+                (unsigned long long)single.tiles, (unsigned long long)single.scratch);
+  assert_true(fused.tiles < single.tiles);
+  assert_true(fused.scratch < single.scratch);
   set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
   gmat_free(&g);
   k2_cuda_trim();

@@ -1,0 +1,251 @@
+// k2_cuda_plan.cu: the tile planner, and a host replay of a plan for tests.
+// SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+#include <cstdlib>
+
+#include "cuda/k2_cuda_plan.cuh"
+#include "matrix/k2_rows.h"
+
+namespace k2cu {
+
+namespace {
+
+constexpr int kGrbPanic = -101;
+constexpr int kGrbInvalidValue = -3;
+
+unsigned host_fan(const uint64_t *sig, uint64_t p) {
+  return (unsigned)__builtin_popcount((unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u));
+}
+
+// The end j of the longest run of nodes [i, j), j <= end, whose children number at most
+// `room`; *kids receives their count. Whole signature words (16 nodes) at a time where they
+// fit: a plan visits every internal node of the tree, on the host, before the first product.
+uint64_t fit_run(const uint64_t *sig, uint64_t i, uint64_t end, uint64_t room, uint64_t *kids) {
+  uint64_t j = i, cnt = 0;
+  while (j < end) {
+    if ((j & 15) == 0 && j + 16 <= end) {
+      const unsigned w = (unsigned)__builtin_popcountll(sig[j >> 4]);
+      if (cnt + w <= room) {
+        cnt += w;
+        j += 16;
+        continue;
+      }
+    }
+    const unsigned f = host_fan(sig, j);
+    if (cnt + f > room) break;
+    cnt += f;
+    j++;
+  }
+  *kids = cnt;
+  return j;
+}
+
+struct Planner {
+  const k2_view *A;
+  Plan *plan;
+  uint64_t fc_next[65];  // next first child at each level, walking left to right
+
+  void descend(uint32_t d, uint64_t a, uint64_t n, int src, uint64_t base) {
+    const uint32_t last = A->levels - 1;
+    if (d == last) {
+      uint64_t kids = 0;
+      (void)fit_run(A->sig, a, a + n, UINT64_MAX, &kids);
+      plan->steps.push_back(Step{true, d, 0, src, a, n, a - base, fc_next[d], 0});
+      fc_next[d] += kids;
+      plan->max_n = std::max(plan->max_n, n);
+      return;
+    }
+    if (plan->fuse && d + 2 <= last) {
+      descend_two(d, a, n, src, base);
+      return;
+    }
+    uint64_t i = a;
+    while (i < a + n) {
+      uint64_t cnt = 0;
+      const uint64_t j = fit_run(A->sig, i, a + n, plan->M, &cnt);
+      const uint64_t c0 = fc_next[d];
+      plan->steps.push_back(Step{false, d, 1, src, i, j - i, i - base, c0, c0});
+      plan->max_n = std::max(plan->max_n, j - i);
+      plan->buf_codes[d + 1] = std::max(plan->buf_codes[d + 1], cnt);
+      fc_next[d] += cnt;
+      descend(d + 1, c0, cnt, (int)(d + 1), c0);
+      i = j;
+    }
+  }
+
+  // Ranges of [a, a + n) at level d whose grandchildren (level d + 2) number at most M, each
+  // expanded two levels in one step. Level d + 1 is never descended on its own, so its walking
+  // first child (fc_next[d + 1]) advances here.
+  void descend_two(uint32_t d, uint64_t a, uint64_t n, int src, uint64_t base) {
+    uint64_t kids = 0;
+    (void)fit_run(A->sig, a, a + n, UINT64_MAX, &kids);
+    const uint64_t c_end = fc_next[d] + kids;  // the children of [a, a + n) end here
+    uint64_t i = a;
+    while (i < a + n) {
+      const uint64_t c0 = fc_next[d], g0 = fc_next[d + 1];
+      // the longest run of children whose children fit, then the parents whose children lie
+      // in it (M >= 16: at least four children fit, so at least one parent)
+      uint64_t grand = 0, cnt = 0;
+      const uint64_t cj = fit_run(A->sig, c0, c_end, plan->M, &grand);
+      const uint64_t j = fit_run(A->sig, i, a + n, cj - c0, &cnt);
+      if (c0 + cnt != cj) (void)fit_run(A->sig, c0, c0 + cnt, UINT64_MAX, &grand);
+      plan->steps.push_back(Step{false, d, 2, src, i, j - i, i - base, c0, g0});
+      plan->max_n = std::max(plan->max_n, j - i);
+      plan->buf_codes[d + 2] = std::max(plan->buf_codes[d + 2], grand);
+      fc_next[d] += cnt;
+      fc_next[d + 1] += grand;
+      descend(d + 2, g0, grand, (int)(d + 2), g0);
+      i = j;
+    }
+  }
+};
+
+}  // namespace
+
+int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Plan *plan) {
+  *plan = Plan();
+  plan->config = config;
+  plan->M = M;
+  plan->scan = scan;
+  plan->fuse = fuse && !scan;  // the scan gives offsets for one level only
+  if (A->n_internal > 0 && config != K2_CUDA_CONFIG_ROWS) {  // ROWS: one launch, no scratch
+    const uint32_t last = A->levels - 1;
+    if (config == K2_CUDA_CONFIG_FRONTIER) {
+      const uint64_t a = A->level_start[last], n = A->level_start[last + 1] - a;
+      const uint64_t chunk = scan ? M : n;
+      uint64_t fc = A->level_start[last + 1];
+      for (uint64_t i = a; i < a + n; i += chunk) {
+        const uint64_t m = std::min(chunk, a + n - i);
+        plan->steps.push_back(Step{true, last, 0, -2, i, m, i - a, fc, 0});
+        plan->max_n = std::max(plan->max_n, m);
+        if (scan) {
+          uint64_t kids = 0;
+          (void)fit_run(A->sig, i, i + m, UINT64_MAX, &kids);
+          fc += kids;
+        }
+      }
+    } else {
+      Planner pl;
+      pl.A = A;
+      pl.plan = plan;
+      // fc_next[d] starts at the first child of the first node of level d
+      for (uint32_t d = 0; d <= A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
+      const uint64_t a = A->level_start[A->top_level];
+      pl.descend(A->top_level, a, A->top_count, -1, a);
+    }
+  }
+  uint64_t off = 0;
+  for (uint32_t d = 0; d < 65; d++) {
+    if (plan->buf_codes[d] == 0) continue;
+    plan->buf_off[d] = off;
+    off += align_up(plan->buf_codes[d] * 8);
+  }
+  if (scan && plan->max_n > 0) {
+    plan->offsets_off = off;
+    off += align_up(plan->max_n * 4);
+    // CUB's temporary grows with the number of items: the widest step bounds every step.
+    size_t t = scan_temp_bytes(plan->max_n);
+    if (t == 0) {
+      (void)cudaGetLastError();
+      return k2_cuda_fail(kGrbPanic, "k2_cuda: cub::DeviceScan::ExclusiveSum (size query) failed");
+    }
+    plan->temp_bytes = t;
+    plan->temp_off = off;
+    off += align_up(t);
+  }
+  plan->bytes = off;
+  plan->valid = true;
+  return 0;
+}
+
+
+namespace {
+
+// The replay: every expand step of a tree-only plan run on the host with the kernels' index
+// arithmetic (expand_kernel, expand2_kernel: blocks of kBlock nodes, first children from the
+// directory), writing codes into buffers of the plan's sizes; the leaf steps record the codes
+// they would visit. Returns a message, or NULL when each node of the last internal level is
+// reached exactly once with its Morton code (k2_frontier_codes_expand's).
+const char *replay(const k2_view *A, const Plan &plan) {
+  std::vector<std::vector<uint64_t>> buf(65);
+  for (int d = 0; d < 65; d++) buf[d].assign(plan.buf_codes[d], ~UINT64_C(0));
+  const uint32_t last = A->levels - 1;
+  const uint64_t first_last = A->level_start[last];
+  const uint64_t count_last = A->level_start[last + 1] - first_last;
+  std::vector<uint64_t> got(count_last, ~UINT64_C(0));
+  std::vector<uint32_t> seen(count_last, 0);
+  for (const Step &st : plan.steps) {
+    if (st.src >= 0 && st.code_off + st.n > buf[st.src].size()) return "a step reads past its buffer";
+    const uint64_t *codes = (st.src == -1 ? A->top_codes : buf[st.src].data()) + st.code_off;
+    if (st.leaf) {
+      for (uint64_t i = 0; i < st.n; i++) {
+        const uint64_t k = st.node_begin + i - first_last;
+        if (k >= count_last) return "a leaf step outside the last internal level";
+        got[k] = codes[i];
+        seen[k]++;
+      }
+      continue;
+    }
+    std::vector<uint64_t> &out = buf[st.level + st.span];
+    for (uint64_t first = 0; first < st.n; first += kBlock) {
+      const uint64_t here = std::min<uint64_t>(kBlock, st.n - first);
+      if (st.span == 1) {
+        for (uint64_t t = 0; t < here; t++) {
+          const uint64_t p = st.node_begin + first + t;
+          const unsigned s = k2_view_sig(A, p);
+          uint64_t pos = k2_view_first_child(A, p) - st.out_begin;
+          for (unsigned b = 0; b < 4; b++) {
+            if (!(s & (1u << b))) continue;
+            if (pos >= out.size()) return "an expand step writes past its buffer";
+            out[pos++] = (codes[first + t] << 2) | b;
+          }
+        }
+        continue;
+      }
+      const uint64_t base = k2_view_first_child(A, st.node_begin + first);
+      uint64_t kid[4 * kBlock], nk = 0;
+      for (uint64_t t = 0; t < here; t++) {
+        const uint64_t p = st.node_begin + first + t;
+        const unsigned s = k2_view_sig(A, p);
+        uint64_t pos = k2_view_first_child(A, p) - base;
+        for (unsigned b = 0; b < 4; b++)
+          if (s & (1u << b)) kid[pos++] = (codes[first + t] << 2) | b;
+        if (t == here - 1) nk = pos;
+      }
+      uint64_t pos = k2_view_first_child(A, base) - st.out_begin;
+      for (uint64_t k = 0; k < nk; k++) {
+        const unsigned s = k2_view_sig(A, base + k);
+        for (unsigned b = 0; b < 4; b++) {
+          if (!(s & (1u << b))) continue;
+          if (pos >= out.size()) return "a fused expand step writes past its buffer";
+          out[pos++] = (kid[k] << 2) | b;
+        }
+      }
+    }
+  }
+  uint64_t *want = nullptr;
+  if (k2_frontier_codes_expand(A, &want) != 0) return "no memory for the reference codes";
+  const char *bad = nullptr;
+  for (uint64_t k = 0; k < count_last && bad == nullptr; k++) {
+    if (seen[k] != 1) bad = "a node of the last internal level is visited other than once";
+    else if (got[k] != want[k]) bad = "a node of the last internal level gets a wrong code";
+  }
+  free(want);
+  return bad;
+}
+
+}  // namespace
+}  // namespace k2cu
+
+extern "C" int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, uint64_t *steps,
+                                   uint64_t *scratch) {
+  if (A == nullptr || M < 16) return k2_cuda_fail(k2cu::kGrbInvalidValue, "k2_cuda_plan_replay: bad arguments");
+  k2cu::Plan plan;
+  int rc = k2cu::make_plan(A, K2_CUDA_CONFIG_TREE, M, false, fuse, &plan);
+  if (rc != 0) return rc;
+  if (steps != nullptr) *steps = plan.steps.size();
+  if (scratch != nullptr) *scratch = plan.bytes;
+  if (A->n_internal == 0) return 0;
+  const char *bad = k2cu::replay(A, plan);
+  return bad == nullptr ? 0 : k2_cuda_fail(k2cu::kGrbPanic, bad);
+}

@@ -1,0 +1,101 @@
+// test_cuda_plan.c: the CUDA engine's tile planner, without a device. A tree-only plan, one level
+// or two per expand step, is replayed on the host with the expand kernels' index arithmetic
+// (k2_cuda_plan_replay): every node of the last internal level must be reached once, with its
+// Morton code, and no step may read or write past the buffers the plan sized. Fused plans must
+// need fewer launches and less scratch. Skipped in a build without CUDA.
+// SPDX-License-Identifier: Apache-2.0
+#include <stdio.h>
+
+#include "k2_oracle.h"
+#include "cuda/k2_cuda_gateway.h"
+#include "matrix/k2_matrix.h"
+
+static void check_plans(const k2_coo_list *L, const K2_Format *fmt, const char *what) {
+  K2_Matrix A = k2_test_matrix(L, fmt);
+  K2_ASSERT_OK(k2_matrix_wait(A));
+  k2_view v;
+  k2_tree_view(&v, &A->tree, 1.0);
+  const uint64_t tiles[] = {16, 64, 1000, UINT64_C(1) << 20};
+  for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
+    uint64_t steps[2], scratch[2];
+    for (int fuse = 0; fuse < 2; fuse++) {
+      int rc = k2_cuda_plan_replay(&v, tiles[t], fuse == 1, &steps[fuse], &scratch[fuse]);
+      if (rc == K2_DECLINED) {
+        K2_Matrix_free(&A);
+        skip();
+      }
+      if (rc != 0) {
+        print_error("%s, M %llu, fuse %d: %s\n", what, (unsigned long long)tiles[t], fuse,
+                    K2_error_string());
+        fail();
+      }
+    }
+    // two levels or more below the top: a fused step replaces two, and a level is not stored
+    if (v.n_internal > 0 && v.levels - v.top_level >= 3) {
+      if (!(steps[1] < steps[0] && scratch[1] < scratch[0])) {
+        print_error("%s, M %llu: fused %llu steps %llu bytes, one level %llu steps %llu bytes\n",
+                    what, (unsigned long long)tiles[t], (unsigned long long)steps[1],
+                    (unsigned long long)scratch[1], (unsigned long long)steps[0],
+                    (unsigned long long)scratch[0]);
+        fail();
+      }
+    }
+  }
+  K2_Matrix_free(&A);
+}
+
+// Random matrices of several shapes, each leaf size, a narrow top (many levels below it, every
+// pair fused) and a wide one (few or none); an odd number of levels below the top leaves one
+// single step above the leaves.
+static void test_random_plans(void **state) {
+  (void)state;
+  const uint64_t shapes[][3] = {{5000, 4000, 30000}, {3001, 2500, 20000}, {70000, 70000, 200000},
+                                {7, 9, 20},          {65536, 65536, 2000}, {1, 1, 1}};
+  k2_rng rng = {31};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++)
+      for (int top = 0; top < 3; top++) {
+        k2_coo_list L;
+        k2_coo_random(&L, shapes[s][0], shapes[s][1], shapes[s][2], &rng);
+        K2_Format fmt;
+        K2_Format_default(&fmt);
+        fmt.leaf_log = leaf_log;
+        fmt.top_max_log = top == 0 ? 2 : top == 1 ? 5 : 16;
+        fmt.directory_log = top == 0 ? 4 : 8;
+        char what[96];
+        snprintf(what, sizeof what, "%llux%llu leaf_log %u top_max %u",
+                 (unsigned long long)shapes[s][0], (unsigned long long)shapes[s][1], leaf_log,
+                 fmt.top_max_log);
+        check_plans(&L, &fmt, what);
+        k2_coo_free(&L);
+      }
+}
+
+// A banded matrix: long runs of full blocks, so tiles end inside signature words as well as on
+// their boundaries.
+static void test_banded_plan(void **state) {
+  (void)state;
+  const uint64_t n = 40000;
+  k2_coo_list L = {n, n, 0, malloc(5 * n * sizeof(uint32_t)), malloc(5 * n * sizeof(uint32_t))};
+  assert_true(L.I && L.J);
+  for (uint64_t i = 0; i < n; i++)
+    for (uint64_t d = 0; d < 5; d++)
+      if (i + d < n) {
+        L.I[L.nvals] = (uint32_t)i;
+        L.J[L.nvals++] = (uint32_t)(i + d);
+      }
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.top_max_log = 2;
+  check_plans(&L, &fmt, "banded");
+  k2_coo_free(&L);
+}
+
+int main(void) {
+  k2_test_filter_from_env();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_random_plans),
+      cmocka_unit_test(test_banded_plan),
+  };
+  return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
+}
