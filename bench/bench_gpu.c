@@ -12,9 +12,10 @@
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
-//             [--batch-max-n N] [--lean] [--one-level] [--configs k2,k2F,k2R]
+//             [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2F,k2R]
 // --configs: the device configurations to time (default all three; the others print nan).
-// --one-level: tree-only products expand one level per launch (settings.fuse_levels = false).
+// --fuse on|off: tree-only products expand two levels per launch or one (settings.fuse_levels;
+// the library's default is off).
 // Graphs: every real graph of the data folder (K2GRB_DATA_DIR; the list is
 // tests/support/k2_real_graphs.c, --graphs picks some by name),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,
@@ -410,10 +411,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
     else if (!strcmp(argv[i], "--lean")) g_lean = true;
-    else if (!strcmp(argv[i], "--one-level")) {  // k²: one level per expand step (A/B of fusion)
+    else if (!strcmp(argv[i], "--fuse") && i + 1 < argc) {  // k²: two levels per expand step
       k2_cuda_settings cs;
       k2_cuda_settings_get(&cs);
-      cs.fuse_levels = false;
+      cs.fuse_levels = !strcmp(argv[++i], "on");
       k2_cuda_settings_set(&cs);
     }
     else if (!strcmp(argv[i], "--configs") && i + 1 < argc) {
@@ -423,7 +424,7 @@ int main(int argc, char **argv) {
     }
     else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--one-level] [--configs k2,k2F,k2R]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2F,k2R]\n", argv[0]);
       return 2;
     }
   }

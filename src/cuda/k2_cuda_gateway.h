@@ -49,9 +49,10 @@ typedef struct {
   bool fast_leaf;     // the specialised plus kernel for single vectors on floats (default
                       // true; false: the generic leaf kernel everywhere, for comparisons)
   bool fuse_levels;   // tree-only plans with directory offsets expand two levels per launch
-                      // (the level between is staged in shared memory, never stored):
-                      // half the launches and the scratch (default true; false: one level per
-                      // launch, for comparisons)
+                      // (the level between is staged in shared memory, never stored): half
+                      // the launches and about half the scratch. Default false: the fused
+                      // kernel has been checked by a host replay of its plans
+                      // (test_cuda_plan) but not yet run on a GPU.
   int config;         // what an AUTO upload (lazy, or K2_Matrix_upload(A, AUTO)) becomes:
                       // K2_CUDA_CONFIG_AUTO (default: FRONTIER if the view caches its frontier
                       // codes, else TREE) or a configuration; ROWS falls back to the default

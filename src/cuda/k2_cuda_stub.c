@@ -11,7 +11,7 @@
 #include "util/k2_error.h"
 
 static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
-                                            true, K2_CUDA_CONFIG_AUTO};
+                                            false, K2_CUDA_CONFIG_AUTO};
 
 int k2_cuda_fail(int info, const char *message) {
   return (int)k2_error_set((GrB_Info)info, "%s", message);
