@@ -375,6 +375,23 @@ int ensure_workspace(uint64_t need) {
 
 // Enqueue the whole product on the stream: init y, then every step of the plan. The vectors of
 // P are device pointers.
+// What the product kernels read of a product (device pointers in P).
+VecArgs vec_args(const k2_product *P) {
+  VecArgs v;
+  v.x = P->x;
+  v.y = P->y;
+  v.xp = P->x_present;
+  v.yp = P->y_present;
+  v.ys = P->y_skip;
+  v.B = P->batch;
+  v.mult = P->mult;
+  v.left = P->left;
+  v.w = P->w;
+  v.index_base = P->index_base;
+  v.fast = g_settings.fast_leaf;
+  return v;
+}
+
 int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scratch,
             cudaStream_t s) {
   const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
@@ -386,17 +403,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
     ra.col = m->bcol;
     ra.pat = m->bpat;
     ra.n = m->n_blocks;
-    ra.x = P->x;
-    ra.y = P->y;
-    ra.xp = P->x_present;
-    ra.yp = P->y_present;
-    ra.ys = P->y_skip;
-    ra.B = P->batch;
-    ra.mult = P->mult;
-    ra.left = P->left;
-    ra.w = P->w;
-    ra.index_base = P->index_base;
-    ra.fast = g_settings.fast_leaf;
+    ra.v = vec_args(P);
     K2CU_TRY(launch_rows(P->type, P->monoid, ra, s));
     return 0;
   }
@@ -433,18 +440,8 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
       la.n_internal = m->n_internal;
       la.leaf_log = m->leaf_log;
       la.leaf_bits = m->leaf_bits;
-      la.x = P->x;
-      la.y = P->y;
-      la.xp = P->x_present;
-      la.yp = P->y_present;
-      la.ys = P->y_skip;
-      la.B = P->batch;
       la.G = G;
-      la.mult = P->mult;
-      la.left = P->left;
-      la.w = P->w;
-      la.index_base = P->index_base;
-      la.fast = g_settings.fast_leaf;
+      la.v = vec_args(P);
       K2CU_TRY(launch_leaf(P->type, P->monoid, la, s));
     }
   }

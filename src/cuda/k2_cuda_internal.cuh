@@ -38,24 +38,29 @@ struct ExpandArgs {
   uint64_t out_begin;  // absolute number of the node written to out[0]
 };
 
-// Leaf visit: the nodes are of the last internal level; their leaves are read in place.
-struct LeafArgs {
-  Trav t;
-  const uint64_t *leaves;
-  uint64_t n_internal;
-  uint32_t leaf_log, leaf_bits;
+// The vectors and the semiring of one product, as every product kernel reads them.
+struct VecArgs {
   const void *x;
   void *y;
   const uint8_t *xp;  // x present (or NULL)
   uint8_t *yp;        // y present (or NULL)
   const uint8_t *ys;  // y skipped (or NULL)
   uint32_t B;         // vectors
-  uint32_t G;         // lanes per node: power of two, <= 32
   int mult;           // k2_mult
   bool left;
   double w;
   int64_t index_base;
-  bool fast;          // allow the specialised plus kernel where it applies (settings.fast_leaf)
+  bool fast;          // allow the specialised plus kernels where they apply (settings.fast_leaf)
+};
+
+// Leaf visit: the nodes are of the last internal level; their leaves are read in place.
+struct LeafArgs {
+  Trav t;
+  const uint64_t *leaves;
+  uint64_t n_internal;
+  uint32_t leaf_log, leaf_bits;
+  uint32_t G;         // lanes per node: power of two, <= 32
+  VecArgs v;
 };
 
 // A product over the row-ordered 4x4 blocks (K2_CUDA_CONFIG_ROWS, src/matrix/k2_rows.h).
@@ -63,17 +68,7 @@ struct RowsArgs {
   const uint32_t *row, *col;  // block coordinates (device), sorted by (row, column)
   const uint16_t *pat;        // 4x4 cells, bit 4i + j = cell (4 row + i, 4 col + j)
   uint64_t n;                 // blocks
-  const void *x;
-  void *y;
-  const uint8_t *xp;  // x present (or NULL)
-  uint8_t *yp;        // y present (or NULL)
-  const uint8_t *ys;  // y skipped (or NULL)
-  uint32_t B;         // vectors
-  int mult;           // k2_mult
-  bool left;
-  double w;
-  int64_t index_base;
-  bool fast;          // allow the specialised plus kernels (settings.fast_leaf)
+  VecArgs v;
 };
 
 // True if (type, monoid, mult) is a combination the engine runs.

@@ -166,10 +166,10 @@ template <class T, int MON>
 __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
   __shared__ NodeTile tile;
   load_nodes(a.t, tile);
-  const T *x = (const T *)a.x;
-  T *y = (T *)a.y;
-  const T w = cast_double<T>(a.w);
-  const uint32_t G = a.G, B = a.B;
+  const T *x = (const T *)a.v.x;
+  T *y = (T *)a.v.y;
+  const T w = cast_double<T>(a.v.w);
+  const uint32_t G = a.G, B = a.v.B;
   const uint32_t lane = threadIdx.x & (G - 1);
   const uint64_t first = (uint64_t)blockIdx.x * kBlock;
   const uint32_t count = (uint32_t)min((uint64_t)kBlock, a.t.n - first);
@@ -197,13 +197,13 @@ __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
 #pragma unroll
       for (unsigned h = 0; h < 2; h++) {
         // h: the half of the node's block the outputs lie in (rows for right, columns for left)
-        const uint64_t la = a.left ? lam[h] : lam[2 * h];
-        const uint64_t lb = a.left ? lam[2 + h] : lam[2 * h + 1];
+        const uint64_t la = a.v.left ? lam[h] : lam[2 * h];
+        const uint64_t lb = a.v.left ? lam[2 + h] : lam[2 * h + 1];
         if (!(la | lb)) continue;
         for (uint32_t d = 0; d < LS; d++) {
           // bits of the line d of each leaf (a row of cells, or a column for left products)
           uint64_t ba, bb;
-          if (!a.left) {
+          if (!a.v.left) {
             ba = (la >> (d * LS)) & row_mask;
             bb = (lb >> (d * LS)) & row_mask;
           } else {
@@ -214,10 +214,10 @@ __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
             }
           }
           if (!(ba | bb)) continue;
-          const uint64_t t = (a.left ? c0 : r0) + ((uint64_t)h << LL) + d;
+          const uint64_t t = (a.v.left ? c0 : r0) + ((uint64_t)h << LL) + d;
           const uint64_t ti = t * B + v;
-          if (a.ys != nullptr && a.ys[ti]) continue;
-          const uint64_t o0 = a.left ? r0 : c0;
+          if (a.v.ys != nullptr && a.v.ys[ti]) continue;
+          const uint64_t o0 = a.v.left ? r0 : c0;
           T acc = T(0);
           bool any = false;
 #pragma unroll
@@ -228,15 +228,15 @@ __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
               bits &= bits - 1;
               const uint64_t src = o0 + ((uint64_t)o << LL) + e;
               const uint64_t si = src * B + v;
-              if (a.xp != nullptr && !a.xp[si]) continue;
-              const T val = multiply<T>(a.mult, load<T>(x, si), w, src, a.index_base);
+              if (a.v.xp != nullptr && !a.v.xp[si]) continue;
+              const T val = multiply<T>(a.v.mult, load<T>(x, si), w, src, a.v.index_base);
               acc = any ? combine<T, MON>(acc, val) : val;
               any = true;
             }
           }
           if (any) {
             Atomic<T, MON>::apply(&y[ti], acc);
-            if (a.yp != nullptr) a.yp[ti] = 1;
+            if (a.v.yp != nullptr) a.v.yp[ti] = 1;
           }
         }
       }
@@ -264,10 +264,10 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_kernel(LeafArgs a) {
   __shared__ uint32_t warp_lo[kBlock / 32];
   __shared__ uint32_t block_lo;
   load_nodes(a.t, tile);
-  const T *x = (const T *)a.x;
-  T *y = (T *)a.y;
-  const bool scale = a.mult == K2_MUL_X_TIMES_W;
-  const T w = (T)a.w;
+  const T *x = (const T *)a.v.x;
+  T *y = (T *)a.v.y;
+  const bool scale = a.v.mult == K2_MUL_X_TIMES_W;
+  const T w = (T)a.v.w;
   const uint64_t idx = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
   const bool valid = idx < a.t.n;
   uint32_t blk = 0, o = 0, src = 0;
@@ -285,8 +285,8 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_kernel(LeafArgs a) {
     }
     const uint64_t code = tile.code[threadIdx.x];
     const uint32_t r0 = (uint32_t)(compact(code >> 1) << 2), c0 = (uint32_t)(compact(code) << 2);
-    o = a.left ? c0 : r0;
-    src = a.left ? r0 : c0;
+    o = a.v.left ? c0 : r0;
+    src = a.v.left ? r0 : c0;
   }
   // the window starts at the smallest output index of the block's nodes
   uint32_t lo = valid ? o : 0xFFFFFFFFu;
@@ -303,7 +303,7 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_kernel(LeafArgs a) {
   const uint32_t base = block_lo;
   if (valid) {
     // source-major pattern: line k (bits 4k .. 4k+3) = the outputs that source k feeds
-    const uint32_t S = a.left ? blk : block_transpose4(blk);
+    const uint32_t S = a.v.left ? blk : block_transpose4(blk);
     T acc[4] = {T(0), T(0), T(0), T(0)};
 #pragma unroll
     for (unsigned k = 0; k < 4; k++) {
@@ -346,11 +346,11 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_batch_kernel(LeafArgs a) {
   extern __shared__ __align__(16) unsigned char win_raw[];
   T *win = (T *)win_raw;
   load_nodes(a.t, tile);
-  const T *x = (const T *)a.x;
-  T *y = (T *)a.y;
-  const bool scale = a.mult == K2_MUL_X_TIMES_W;
-  const T w = (T)a.w;
-  const uint32_t B = a.B;
+  const T *x = (const T *)a.v.x;
+  T *y = (T *)a.v.y;
+  const bool scale = a.v.mult == K2_MUL_X_TIMES_W;
+  const T w = (T)a.v.w;
+  const uint32_t B = a.v.B;
   const uint32_t rows = kWinBatchBytes / (uint32_t)sizeof(T) / B;  // window rows
   const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   const uint64_t first = (uint64_t)blockIdx.x * kBlock;
@@ -359,7 +359,7 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_batch_kernel(LeafArgs a) {
   uint32_t lo = 0xFFFFFFFFu;
   if (threadIdx.x < count) {
     const uint64_t code = tile.code[threadIdx.x];
-    lo = (uint32_t)((a.left ? compact(code) : compact(code >> 1)) << 2);
+    lo = (uint32_t)((a.v.left ? compact(code) : compact(code >> 1)) << 2);
   }
   lo = __reduce_min_sync(0xFFFFFFFFu, lo);
   if (lane == 0) warp_lo[warp] = lo;
@@ -387,8 +387,8 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_batch_kernel(LeafArgs a) {
     }
     const uint64_t code = tile.code[k];
     const uint32_t r0 = (uint32_t)(compact(code >> 1) << 2), c0 = (uint32_t)(compact(code) << 2);
-    const uint32_t o = a.left ? c0 : r0, src = a.left ? r0 : c0;
-    const uint32_t S = a.left ? blk : block_transpose4(blk);
+    const uint32_t o = a.v.left ? c0 : r0, src = a.v.left ? r0 : c0;
+    const uint32_t S = a.v.left ? blk : block_transpose4(blk);
     T acc[4][kMaxPerLane];
 #pragma unroll
     for (unsigned i = 0; i < 4; i++)
@@ -434,9 +434,9 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_batch_kernel(LeafArgs a) {
 
 bool leaf_plus_batch_applies(k2_type type, k2_monoid mon, const LeafArgs &a) {
   return mon == K2_MON_PLUS && (type == K2_T_FP32 || type == K2_T_FP64) &&
-         (a.mult == K2_MUL_X || a.mult == K2_MUL_X_TIMES_W) && a.B >= 32 &&
-         a.B <= 32 * kMaxPerLane && a.leaf_log == 1 && a.leaf_bits == 4 && a.xp == nullptr &&
-         a.yp == nullptr && a.ys == nullptr;
+         (a.v.mult == K2_MUL_X || a.v.mult == K2_MUL_X_TIMES_W) && a.v.B >= 32 &&
+         a.v.B <= 32 * kMaxPerLane && a.leaf_log == 1 && a.leaf_bits == 4 && a.v.xp == nullptr &&
+         a.v.yp == nullptr && a.v.ys == nullptr;
 }
 
 template <class T> cudaError_t launch_plus_batch(const LeafArgs &a, cudaStream_t s) {
@@ -455,8 +455,8 @@ template <class T> cudaError_t launch_plus_batch(const LeafArgs &a, cudaStream_t
 
 bool leaf_plus_applies(k2_type type, k2_monoid mon, const LeafArgs &a) {
   return mon == K2_MON_PLUS && (type == K2_T_FP32 || type == K2_T_FP64) &&
-         (a.mult == K2_MUL_X || a.mult == K2_MUL_X_TIMES_W) && a.B == 1 && a.leaf_log == 1 &&
-         a.leaf_bits == 4 && a.xp == nullptr && a.yp == nullptr && a.ys == nullptr;
+         (a.v.mult == K2_MUL_X || a.v.mult == K2_MUL_X_TIMES_W) && a.v.B == 1 && a.leaf_log == 1 &&
+         a.leaf_bits == 4 && a.v.xp == nullptr && a.v.yp == nullptr && a.v.ys == nullptr;
 }
 
 template <class T, int MON> __global__ void init_kernel(T *y, uint64_t count) {
@@ -529,9 +529,9 @@ cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s) {
 
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s) {
   if (a.t.n == 0) return cudaSuccess;
-  if (a.fast && leaf_plus_batch_applies(type, mon, a))
+  if (a.v.fast && leaf_plus_batch_applies(type, mon, a))
     return type == K2_T_FP32 ? launch_plus_batch<float>(a, s) : launch_plus_batch<double>(a, s);
-  if (a.fast && leaf_plus_applies(type, mon, a)) {
+  if (a.v.fast && leaf_plus_applies(type, mon, a)) {
     if (type == K2_T_FP32) leaf_plus_kernel<float><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
     else leaf_plus_kernel<double><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
     return cudaGetLastError();

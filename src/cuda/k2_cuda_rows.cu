@@ -55,11 +55,11 @@ __global__ void __launch_bounds__(kBlock) rows_plus_kernel(RowsArgs a, uint32_t 
   const uint64_t start = warp * 32 * rounds;
   if (start >= a.n) return;  // the whole warp
   const uint64_t end = min(start + (uint64_t)32 * rounds, a.n);
-  const T *__restrict__ x = (const T *)a.x;
-  T *__restrict__ y = (T *)a.y;
-  const bool scale = a.mult == K2_MUL_X_TIMES_W;
-  const T w = (T)a.w;
-  const bool left = a.left;
+  const T *__restrict__ x = (const T *)a.v.x;
+  T *__restrict__ y = (T *)a.v.y;
+  const bool scale = a.v.mult == K2_MUL_X_TIMES_W;
+  const T w = (T)a.v.w;
+  const bool left = a.v.left;
   // the block's (at most) four output sums
   auto sums = [&](uint64_t i, uint32_t &key, T (&acc)[4]) {
     const uint32_t r = a.row[i], c = a.col[i], p = a.pat[i];
@@ -206,12 +206,12 @@ __global__ void __launch_bounds__(kBlock) rows_plus_batch_kernel(RowsArgs a, uin
   const uint64_t start = (warp / slices) * span;
   if (start >= a.n) return;  // the whole warp
   const uint64_t end = min(start + span, a.n);
-  const uint32_t B = a.B, v0 = (uint32_t)(warp % slices) * 128 + 4 * lane;
+  const uint32_t B = a.v.B, v0 = (uint32_t)(warp % slices) * 128 + 4 * lane;
   const uint32_t valid = v0 >= B ? 0 : B - v0 >= 4 ? 4 : B - v0;  // vectors of this lane
-  const bool left = a.left, scale = a.mult == K2_MUL_X_TIMES_W;
-  const T w = (T)a.w;
-  const T *__restrict__ x = (const T *)a.x;
-  T *__restrict__ y = (T *)a.y;
+  const bool left = a.v.left, scale = a.v.mult == K2_MUL_X_TIMES_W;
+  const T w = (T)a.v.w;
+  const T *__restrict__ x = (const T *)a.v.x;
+  T *__restrict__ y = (T *)a.v.y;
   // a block row shared with the neighbouring stretches takes atomics (right products; left
   // products always do: their outputs are columns)
   const uint32_t before = (!left && start > 0) ? a.row[start - 1] : kNone;
@@ -294,10 +294,10 @@ __global__ void __launch_bounds__(kBlock) rows_kernel(RowsArgs a, uint64_t span,
   const uint64_t start = (((uint64_t)blockIdx.x * kBlock + threadIdx.x) / G) * span;
   if (start >= a.n) return;
   const uint64_t end = min(start + span, a.n);
-  const uint32_t B = a.B;
-  const T *x = (const T *)a.x;
-  T *y = (T *)a.y;
-  const T w = cast_double<T>(a.w);
+  const uint32_t B = a.v.B;
+  const T *x = (const T *)a.v.x;
+  T *y = (T *)a.v.y;
+  const T w = cast_double<T>(a.v.w);
   for (uint32_t v = lane; v < B; v += G) {
     T acc[4] = {T(0), T(0), T(0), T(0)};
     uint32_t has = 0;  // bit o: acc[o] holds a contribution
@@ -307,28 +307,28 @@ __global__ void __launch_bounds__(kBlock) rows_kernel(RowsArgs a, uint64_t span,
       for (unsigned o = 0; o < 4; o++) {
         if (!((has >> o) & 1u)) continue;
         const uint64_t ti = (4 * (uint64_t)cur + o) * B + v;
-        if (a.ys != nullptr && a.ys[ti]) continue;
+        if (a.v.ys != nullptr && a.v.ys[ti]) continue;
         Atomic<T, MON>::apply(&y[ti], acc[o]);
-        if (a.yp != nullptr) a.yp[ti] = 1;
+        if (a.v.yp != nullptr) a.v.yp[ti] = 1;
       }
       has = 0;
     };
     for (uint64_t i = start; i < end; i++) {
       const uint32_t r = a.row[i], c = a.col[i], p = a.pat[i];
-      const uint32_t key = a.left ? c : r;
+      const uint32_t key = a.v.left ? c : r;
       if (key != cur) {
         if (cur != kNone) flush();
         cur = key;
       }
-      const uint32_t S = source_major(p, a.left);
-      const uint64_t src0 = 4 * (uint64_t)(a.left ? r : c);
+      const uint32_t S = source_major(p, a.v.left);
+      const uint64_t src0 = 4 * (uint64_t)(a.v.left ? r : c);
 #pragma unroll
       for (unsigned k = 0; k < 4; k++) {
         const uint32_t line = (S >> (4 * k)) & 15u;
         if (line == 0) continue;
         const uint64_t si = (src0 + k) * B + v;
-        if (a.xp != nullptr && !a.xp[si]) continue;
-        const T val = multiply<T>(a.mult, load<T>(x, si), w, src0 + k, a.index_base);
+        if (a.v.xp != nullptr && !a.v.xp[si]) continue;
+        const T val = multiply<T>(a.v.mult, load<T>(x, si), w, src0 + k, a.v.index_base);
 #pragma unroll
         for (unsigned o = 0; o < 4; o++) {
           if (!(line & (1u << o))) continue;
@@ -343,7 +343,7 @@ __global__ void __launch_bounds__(kBlock) rows_kernel(RowsArgs a, uint64_t span,
 
 template <class T, int MON> cudaError_t rows_t(const RowsArgs &a, cudaStream_t s) {
   uint32_t G = 1;
-  while (G < a.B && G < 32) G <<= 1;
+  while (G < a.v.B && G < 32) G <<= 1;
   // about 2^21 lanes in all, at most 64 blocks per group
   const uint64_t groups_wanted = (UINT64_C(1) << 21) / G;
   uint64_t span = (a.n + groups_wanted - 1) / groups_wanted;
@@ -366,7 +366,7 @@ template <class T> cudaError_t rows_by_monoid(k2_monoid mon, const RowsArgs &a, 
 }
 
 template <class T> cudaError_t rows_plus_t(const RowsArgs &a, cudaStream_t s) {
-  if (a.B == 1) {
+  if (a.v.B == 1) {
     // up to 8 rounds of 32 blocks per warp, as long as there are at least 2^14 warps
     uint64_t rounds = a.n / (UINT64_C(32) << 14);
     rounds = rounds < 1 ? 1 : rounds > 8 ? 8 : rounds;
@@ -375,20 +375,20 @@ template <class T> cudaError_t rows_plus_t(const RowsArgs &a, cudaStream_t s) {
     return cudaGetLastError();
   }
   // stretches long enough that few rows straddle two, short enough for about 2^15 warps
-  const uint32_t slices = (a.B + 127) / 128;
+  const uint32_t slices = (a.v.B + 127) / 128;
   uint64_t span = a.n * slices / 32768;
   span = span < 4 ? 4 : span > 256 ? 256 : span;
   const uint64_t warps = (a.n + span - 1) / span * slices;
-  const bool vec = a.B % 4 == 0 && ((uintptr_t)a.x | (uintptr_t)a.y) % 16 == 0;
+  const bool vec = a.v.B % 4 == 0 && ((uintptr_t)a.v.x | (uintptr_t)a.v.y) % 16 == 0;
   if (vec) rows_plus_batch_kernel<T, true><<<grid_for(warps * 32), kBlock, 0, s>>>(a, span, slices);
   else rows_plus_batch_kernel<T, false><<<grid_for(warps * 32), kBlock, 0, s>>>(a, span, slices);
   return cudaGetLastError();
 }
 
 bool rows_plus_applies(k2_type type, k2_monoid mon, const RowsArgs &a) {
-  return a.fast && mon == K2_MON_PLUS && (type == K2_T_FP32 || type == K2_T_FP64) &&
-         (a.mult == K2_MUL_X || a.mult == K2_MUL_X_TIMES_W) && (a.B == 1 || (a.B >= 32 && a.B <= 256)) &&
-         a.xp == nullptr && a.yp == nullptr && a.ys == nullptr;
+  return a.v.fast && mon == K2_MON_PLUS && (type == K2_T_FP32 || type == K2_T_FP64) &&
+         (a.v.mult == K2_MUL_X || a.v.mult == K2_MUL_X_TIMES_W) && (a.v.B == 1 || (a.v.B >= 32 && a.v.B <= 256)) &&
+         a.v.xp == nullptr && a.v.yp == nullptr && a.v.ys == nullptr;
 }
 
 }  // namespace
