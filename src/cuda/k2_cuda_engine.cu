@@ -373,8 +373,6 @@ int ensure_workspace(uint64_t need) {
   return 0;
 }
 
-// Enqueue the whole product on the stream: init y, then every step of the plan. The vectors of
-// P are device pointers.
 // What the product kernels read of a product (device pointers in P).
 VecArgs vec_args(const k2_product *P) {
   VecArgs v;
@@ -392,6 +390,8 @@ VecArgs vec_args(const k2_product *P) {
   return v;
 }
 
+// Enqueue the whole product on the stream: init y, then every step of the plan. The vectors of
+// P are device pointers.
 int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scratch,
             cudaStream_t s) {
   const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
