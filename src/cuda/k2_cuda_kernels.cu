@@ -18,7 +18,6 @@
 
 #include <cfloat>
 #include <climits>
-#include <type_traits>
 
 #include "cuda/k2_cuda_internal.cuh"
 #include "cuda/k2_cuda_semiring.cuh"
@@ -480,25 +479,6 @@ template <class T, int MON> cudaError_t init_t(void *y, uint64_t count, cudaStre
   return cudaGetLastError();
 }
 
-template <class T> cudaError_t leaf_by_monoid(k2_monoid mon, const LeafArgs &a, cudaStream_t s) {
-  switch (mon) {
-    case K2_MON_PLUS: return leaf_t<T, K2_MON_PLUS>(a, s);
-    case K2_MON_MIN: return leaf_t<T, K2_MON_MIN>(a, s);
-    case K2_MON_MAX: return leaf_t<T, K2_MON_MAX>(a, s);
-    case K2_MON_LOR:
-      if constexpr (std::is_same<T, uint8_t>::value) return leaf_t<T, K2_MON_LOR>(a, s);
-      else return cudaErrorInvalidValue;  // LOR is BOOL only (checked before)
-    default: return leaf_t<T, K2_MON_ANY>(a, s);
-  }
-}
-template <class T> cudaError_t init_by_monoid(k2_monoid mon, void *y, uint64_t n, cudaStream_t s) {
-  switch (mon) {
-    case K2_MON_MIN: return init_t<T, K2_MON_MIN>(y, n, s);
-    case K2_MON_MAX: return init_t<T, K2_MON_MAX>(y, n, s);
-    default: return init_t<T, K2_MON_PLUS>(y, n, s);  // PLUS, LOR, ANY: zero
-  }
-}
-
 struct FanOut {
   const uint64_t *sig;
   uint64_t begin;
@@ -536,23 +516,17 @@ cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStre
     else leaf_plus_kernel<double><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
     return cudaGetLastError();
   }
-  switch (type) {
-    case K2_T_BOOL: return leaf_by_monoid<uint8_t>(mon, a, s);
-    case K2_T_INT32: return leaf_by_monoid<int32_t>(mon, a, s);
-    case K2_T_INT64: return leaf_by_monoid<int64_t>(mon, a, s);
-    case K2_T_FP32: return leaf_by_monoid<float>(mon, a, s);
-    default: return leaf_by_monoid<double>(mon, a, s);
-  }
+  return by_semiring(type, mon, [&](auto t, auto m) {
+    return leaf_t<decltype(t), decltype(m)::value>(a, s);
+  });
 }
 
 cudaError_t launch_init(k2_type type, k2_monoid mon, void *y, uint64_t count, cudaStream_t s) {
-  switch (type) {
-    case K2_T_BOOL: return init_by_monoid<uint8_t>(mon, y, count, s);
-    case K2_T_INT32: return init_by_monoid<int32_t>(mon, y, count, s);
-    case K2_T_INT64: return init_by_monoid<int64_t>(mon, y, count, s);
-    case K2_T_FP32: return init_by_monoid<float>(mon, y, count, s);
-    default: return init_by_monoid<double>(mon, y, count, s);
-  }
+  // the identity is that of MIN, of MAX, or zero (PLUS, LOR, ANY)
+  const k2_monoid id = mon == K2_MON_MIN || mon == K2_MON_MAX ? mon : K2_MON_PLUS;
+  return by_semiring(type, id, [&](auto t, auto m) {
+    return init_t<decltype(t), decltype(m)::value>(y, count, s);
+  });
 }
 
 size_t scan_temp_bytes(uint64_t n) {

@@ -353,18 +353,6 @@ template <class T, int MON> cudaError_t rows_t(const RowsArgs &a, cudaStream_t s
   return cudaGetLastError();
 }
 
-template <class T> cudaError_t rows_by_monoid(k2_monoid mon, const RowsArgs &a, cudaStream_t s) {
-  switch (mon) {
-    case K2_MON_PLUS: return rows_t<T, K2_MON_PLUS>(a, s);
-    case K2_MON_MIN: return rows_t<T, K2_MON_MIN>(a, s);
-    case K2_MON_MAX: return rows_t<T, K2_MON_MAX>(a, s);
-    case K2_MON_LOR:
-      if constexpr (sizeof(T) == 1) return rows_t<T, K2_MON_LOR>(a, s);
-      else return cudaErrorInvalidValue;  // LOR is BOOL only (checked before)
-    default: return rows_t<T, K2_MON_ANY>(a, s);
-  }
-}
-
 template <class T> cudaError_t rows_plus_t(const RowsArgs &a, cudaStream_t s) {
   if (a.v.B == 1) {
     // up to 8 rounds of 32 blocks per warp, as long as there are at least 2^14 warps
@@ -397,13 +385,9 @@ cudaError_t launch_rows(k2_type type, k2_monoid mon, const RowsArgs &a, cudaStre
   if (a.n == 0) return cudaSuccess;
   if (rows_plus_applies(type, mon, a))
     return type == K2_T_FP32 ? rows_plus_t<float>(a, s) : rows_plus_t<double>(a, s);
-  switch (type) {
-    case K2_T_BOOL: return rows_by_monoid<uint8_t>(mon, a, s);
-    case K2_T_INT32: return rows_by_monoid<int32_t>(mon, a, s);
-    case K2_T_INT64: return rows_by_monoid<int64_t>(mon, a, s);
-    case K2_T_FP32: return rows_by_monoid<float>(mon, a, s);
-    default: return rows_by_monoid<double>(mon, a, s);
-  }
+  return by_semiring(type, mon, [&](auto t, auto m) {
+    return rows_t<decltype(t), decltype(m)::value>(a, s);
+  });
 }
 
 }  // namespace k2cu

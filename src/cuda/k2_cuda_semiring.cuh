@@ -165,6 +165,33 @@ template <int MON> struct Atomic<double, MON> {
   }
 };
 
+// The launch of a native (type, monoid): f(T(), MonoidTag<MON>()) with the value type and the
+// monoid as template arguments, one switch for every kernel family. LOR exists for BOOL only
+// (the engine checks combinations before it launches).
+template <int MON> struct MonoidTag {
+  static constexpr int value = MON;
+};
+template <class T, class F> cudaError_t by_monoid(k2_monoid mon, F &&f) {
+  switch (mon) {
+    case K2_MON_PLUS: return f(T(), MonoidTag<K2_MON_PLUS>());
+    case K2_MON_MIN: return f(T(), MonoidTag<K2_MON_MIN>());
+    case K2_MON_MAX: return f(T(), MonoidTag<K2_MON_MAX>());
+    case K2_MON_LOR:
+      if constexpr (sizeof(T) == 1) return f(T(), MonoidTag<K2_MON_LOR>());
+      else return cudaErrorInvalidValue;
+    default: return f(T(), MonoidTag<K2_MON_ANY>());
+  }
+}
+template <class F> cudaError_t by_semiring(k2_type type, k2_monoid mon, F &&f) {
+  switch (type) {
+    case K2_T_BOOL: return by_monoid<uint8_t>(mon, f);
+    case K2_T_INT32: return by_monoid<int32_t>(mon, f);
+    case K2_T_INT64: return by_monoid<int64_t>(mon, f);
+    case K2_T_FP32: return by_monoid<float>(mon, f);
+    default: return by_monoid<double>(mon, f);
+  }
+}
+
 // The 4x4 bit matrix transposed (bit 4i + j <-> bit 4j + i).
 __device__ __forceinline__ uint32_t block_transpose4(uint32_t x) {
   uint32_t t = (x ^ (x >> 3)) & 0x0A0Au;  // swap the off-diagonal bits of the 2x2 sub-blocks
