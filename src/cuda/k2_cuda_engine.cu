@@ -197,19 +197,8 @@ bool view_ok(const k2_view *A) {
   return A->sig != nullptr && A->leaves != nullptr && A->dir != nullptr && A->level_start != nullptr;
 }
 
-// The row configuration's limits (k2_rows.h): 2x2 leaves, fewer than 2^32 blocks.
-bool rows_fit(const k2_view *A) {
-  return A->n_internal == 0 || (A->leaf_log == 1 && frontier_count(A) < (UINT64_C(1) << 32));
-}
-
-// As rows_fit, with a message when they are not met.
-int rows_check(const k2_view *A) {
-  if (rows_fit(A)) return 0;
-  if (A->leaf_log != 1)
-    return fail(K2_DECLINED, "k2_cuda: the row configuration needs 2x2 leaves (the tree has %ux%u)",
-                1u << A->leaf_log, 1u << A->leaf_log);
-  return fail(K2_DECLINED, "k2_cuda: the row configuration holds at most 2^32 - 1 blocks");
-}
+// The row configuration's limits are the builder's (k2_rows.h); its message says which failed.
+int rows_check(const k2_view *A) { return k2_row_blocks_check(A) == 0 ? 0 : K2_DECLINED; }
 
 // AUTO: the settings' default configuration where the tree allows it, else FRONTIER when the
 // view caches its frontier codes (no expansion needed to upload them), else TREE.
@@ -217,7 +206,7 @@ int resolve_config(const k2_view *A, int config) {
   if (config != K2_CUDA_CONFIG_AUTO) return config;
   const int d = g_settings.config;
   if (d == K2_CUDA_CONFIG_TREE || d == K2_CUDA_CONFIG_FRONTIER) return d;
-  if (d == K2_CUDA_CONFIG_ROWS && rows_fit(A)) return d;
+  if (d == K2_CUDA_CONFIG_ROWS && k2_row_blocks_fit(A)) return d;
   return A->frontier_codes != nullptr ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
 }
 

@@ -45,27 +45,39 @@ int k2_frontier_codes_expand(const k2_view *A, uint64_t **codes) {
                               codes);
 }
 
-int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
-  memset(out, 0, sizeof *out);
-  if (A->n_internal == 0) return 0;
+static uint64_t k2_row_blocks_count(const k2_view *A) {
+  return A->n_internal == 0 ? 0 : A->level_start[A->levels] - A->level_start[A->levels - 1];
+}
+
+bool k2_row_blocks_fit(const k2_view *A) {
+  return A->n_internal == 0 || (A->leaf_log == 1 && k2_row_blocks_count(A) < (UINT64_C(1) << 32));
+}
+
+int k2_row_blocks_check(const k2_view *A) {
+  if (k2_row_blocks_fit(A)) return 0;
   if (A->leaf_log != 1)
     return (int)k2_error_set(GrB_NOT_IMPLEMENTED,
                              "row blocks: the tree has %ux%u leaves; row blocks need 2x2 leaves",
                              1u << A->leaf_log, 1u << A->leaf_log);
+  return (int)k2_error_set(GrB_NOT_IMPLEMENTED,
+                           "row blocks: %llu blocks, more than the 2^32 - 1 supported",
+                           (unsigned long long)k2_row_blocks_count(A));
+}
+
+int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
+  memset(out, 0, sizeof *out);
+  int rc = k2_row_blocks_check(A);
+  if (rc != 0 || A->n_internal == 0) return rc;
   const uint32_t last = A->levels - 1;
-  const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
-  if (n >= (UINT64_C(1) << 32))
-    return (int)k2_error_set(GrB_NOT_IMPLEMENTED,
-                             "row blocks: %llu blocks, more than the 2^32 - 1 supported",
-                             (unsigned long long)n);
+  const uint64_t first = A->level_start[last], n = k2_row_blocks_count(A);
   // block coordinates have side_log - 2 bits each (<= 30); a lone root block has none, but the
   // sort needs a digit
   const uint32_t row_bits = A->side_log > 2 ? A->side_log - 2 : 1;
   const uint64_t *codes = A->frontier_codes;
   uint64_t *own_codes = NULL;
   if (codes == NULL) {
-    int info = k2_frontier_codes_expand(A, &own_codes);
-    if (info != 0) return info;
+    rc = k2_frontier_codes_expand(A, &own_codes);
+    if (rc != 0) return rc;
     codes = own_codes;
   }
   uint64_t *keys = malloc(n * sizeof(uint64_t)), *tmp = malloc(n * sizeof(uint64_t));
@@ -73,7 +85,6 @@ int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
   out->row = malloc(n * sizeof(uint32_t));
   out->col = malloc(n * sizeof(uint32_t));
   out->pattern = malloc(n * sizeof(uint16_t));
-  int rc = 0;
   if (!keys || !tmp || !level_pat || !out->row || !out->col || !out->pattern) {
     rc = (int)k2_error_set(GrB_OUT_OF_MEMORY, "row blocks: no memory for %llu blocks",
                            (unsigned long long)n);

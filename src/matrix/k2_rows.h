@@ -31,6 +31,10 @@ typedef struct {
 // leaves other than 2x2 or 2^32 blocks or more, GrB_OUT_OF_MEMORY (-102). An empty tree gives
 // count 0 and NULL arrays. Parallel (OpenMP); the result does not depend on the thread count.
 int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out);
+// Whether A's blocks can be built (2x2 leaves, fewer than 2^32 blocks; an empty tree can), and
+// the same as 0 or GrB_NOT_IMPLEMENTED (as int) with the message the builder would record.
+bool k2_row_blocks_fit(const k2_view *A);
+int k2_row_blocks_check(const k2_view *A);
 void k2_row_blocks_free(k2_row_blocks *b);
 
 // Morton codes of the last internal level of A, expanded (in parallel) from its top codes, in
