@@ -245,6 +245,32 @@ int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   return 0;
 }
 
+// Copy the tree of A (and its frontier codes in FRONTIER) into m's allocation.
+int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
+  char *base = (char *)m->mem;
+  m->sig = (const uint64_t *)base;
+  m->leaves = (const uint64_t *)(base + part[0]);
+  m->dir = (const uint64_t *)(base + part[0] + part[1]);
+  m->top = (const uint64_t *)(base + part[0] + part[1] + part[2]);
+  m->frontier = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
+  uint64_t *f = nullptr;  // frontier codes expanded here when the view does not cache them
+  if (m->frontier != nullptr && A->frontier_codes == nullptr) {
+    int rc = k2_frontier_codes_expand(A, &f);
+    if (rc != 0) return rc;
+  }
+  cudaError_t ce = upload_copy(m->sig, A->sig, ((A->n_internal + 15) / 16) * 8);
+  if (ce == cudaSuccess)
+    ce = upload_copy(m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
+  if (ce == cudaSuccess) ce = upload_copy(m->dir, A->dir, A->dir_len * 8);
+  if (ce == cudaSuccess) ce = upload_copy(m->top, A->top_codes, A->top_count * 8);
+  if (ce == cudaSuccess && m->frontier != nullptr)
+    ce = upload_copy(m->frontier, f != nullptr ? f : A->frontier_codes, frontier_count(A) * 8);
+  ce = upload_wait(ce);
+  free(f);
+  if (ce != cudaSuccess) return cuda_fail(ce, "cudaMemcpyAsync (matrix upload)");
+  return 0;
+}
+
 int upload(const k2_view *A, int config, DevMatrix **out) {
   *out = nullptr;
   if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
@@ -282,45 +308,11 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
       return cuda_fail(e, "cudaMalloc (matrix)");
     }
     m->mem_bytes = bytes;
-    if (config == K2_CUDA_CONFIG_ROWS) {
-      int rc = upload_rows(A, m, part);
-      if (rc != 0) {
-        dev_free(m->mem, m->mem_bytes);
-        delete m;
-        return rc;
-      }
-      k2_device_release_hook = k2_cuda_release;
-      *out = m;
-      return 0;
-    }
-    char *base = (char *)m->mem;
-    m->sig = (const uint64_t *)base;
-    m->leaves = (const uint64_t *)(base + part[0]);
-    m->dir = (const uint64_t *)(base + part[0] + part[1]);
-    m->top = (const uint64_t *)(base + part[0] + part[1] + part[2]);
-    m->frontier = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
-    uint64_t *f = nullptr;  // frontier codes expanded here when the view does not cache them
-    if (m->frontier != nullptr && A->frontier_codes == nullptr) {
-      int rc = k2_frontier_codes_expand(A, &f);
-      if (rc != 0) {
-        dev_free(m->mem, m->mem_bytes);
-        delete m;
-        return rc;
-      }
-    }
-    cudaError_t ce = upload_copy(m->sig, A->sig, ((A->n_internal + 15) / 16) * 8);
-    if (ce == cudaSuccess)
-      ce = upload_copy(m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
-    if (ce == cudaSuccess) ce = upload_copy(m->dir, A->dir, A->dir_len * 8);
-    if (ce == cudaSuccess) ce = upload_copy(m->top, A->top_codes, A->top_count * 8);
-    if (ce == cudaSuccess && m->frontier != nullptr)
-      ce = upload_copy(m->frontier, f != nullptr ? f : A->frontier_codes, frontier_count(A) * 8);
-    ce = upload_wait(ce);
-    free(f);
-    if (ce != cudaSuccess) {
+    const int rc = config == K2_CUDA_CONFIG_ROWS ? upload_rows(A, m, part) : upload_tree(A, m, part);
+    if (rc != 0) {
       dev_free(m->mem, m->mem_bytes);
       delete m;
-      return cuda_fail(ce, "cudaMemcpyAsync (matrix upload)");
+      return rc;
     }
   }
   k2_device_release_hook = k2_cuda_release;
@@ -698,14 +690,18 @@ int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_
     out->total = out->matrix;
     return 0;
   }
-  Plan plan;
-  int rc = make_plan(A, config, g_settings.tile, resolve_scan(P->batch), g_settings.fuse_levels,
-                     &plan);
+  // the resident copy's plan when it has this configuration (the one its products will use)
+  Plan fresh, *plan = &fresh;
+  DevMatrix *m = (DevMatrix *)A->device;
+  const bool scan = resolve_scan(P->batch);
+  int rc = m != nullptr && m->config == config
+               ? get_plan(m, A, scan, &plan)
+               : make_plan(A, config, g_settings.tile, scan, g_settings.fuse_levels, &fresh);
   if (rc != 0) return rc;
-  out->scratch = plan.bytes;
+  out->scratch = plan->bytes;
   out->vectors = vector_bytes(A, P);
   out->total = out->matrix + out->scratch + out->vectors;
-  out->tiles = config == K2_CUDA_CONFIG_ROWS ? 1 : plan.steps.size();
+  out->tiles = config == K2_CUDA_CONFIG_ROWS ? 1 : plan->steps.size();
   return 0;
 }
 
