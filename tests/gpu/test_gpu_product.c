@@ -392,11 +392,7 @@ static void test_plus_kernel(void **state) {
     k2_coo_list *L = &lists[1];
     const uint64_t n = 40000, m = g_quick ? 20000 : 120000;
     k2_rng r = {31};
-    L->nrows = L->ncols = n;
-    L->nvals = m;
-    L->I = malloc(m * sizeof(uint32_t));
-    L->J = malloc(m * sizeof(uint32_t));
-    assert_true(L->I && L->J);
+    k2_coo_alloc(L, n, n, m);
     for (uint64_t e = 0; e < m; e++) {
       uint64_t i = k2_rng_below(&r, n);
       int64_t j = (int64_t)i + (int64_t)k2_rng_below(&r, 7) - 3;
@@ -413,11 +409,7 @@ static void test_plus_kernel(void **state) {
     k2_coo_list *L = &lists[2];
     const uint64_t n = 20000, extra = g_quick ? 5000 : 20000, m = 2 * n + extra;
     k2_rng r = {37};
-    L->nrows = L->ncols = n;
-    L->nvals = m;
-    L->I = malloc(m * sizeof(uint32_t));
-    L->J = malloc(m * sizeof(uint32_t));
-    assert_true(L->I && L->J);
+    k2_coo_alloc(L, n, n, m);
     for (uint64_t e = 0; e < n; e++) {
       L->I[2 * e] = 1, L->J[2 * e] = (uint32_t)e;
       L->I[2 * e + 1] = (uint32_t)e, L->J[2 * e + 1] = 7;

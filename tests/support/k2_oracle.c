@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-void k2_coo_random(k2_coo_list *L, uint64_t nrows, uint64_t ncols, uint64_t nvals, k2_rng *rng) {
+void k2_coo_alloc(k2_coo_list *L, uint64_t nrows, uint64_t ncols, uint64_t nvals) {
   L->nrows = nrows;
   L->ncols = ncols;
-  L->nvals = (nrows == 0 || ncols == 0) ? 0 : nvals;
-  L->I = malloc((L->nvals + 1) * sizeof(uint32_t));
-  L->J = malloc((L->nvals + 1) * sizeof(uint32_t));
+  L->nvals = nvals;
+  L->I = malloc((nvals + 1) * sizeof(uint32_t));
+  L->J = malloc((nvals + 1) * sizeof(uint32_t));
   assert_non_null(L->I);
   assert_non_null(L->J);
+}
+
+void k2_coo_random(k2_coo_list *L, uint64_t nrows, uint64_t ncols, uint64_t nvals, k2_rng *rng) {
+  k2_coo_alloc(L, nrows, ncols, (nrows == 0 || ncols == 0) ? 0 : nvals);
   for (uint64_t k = 0; k < L->nvals; k++) {
     L->I[k] = (uint32_t)k2_rng_below(rng, nrows);
     L->J[k] = (uint32_t)k2_rng_below(rng, ncols);

@@ -11,6 +11,8 @@ typedef struct {
   uint32_t *I, *J;
 } k2_coo_list;
 
+// A list of nvals pairs (room allocated, contents the caller's; asserts on failure).
+void k2_coo_alloc(k2_coo_list *L, uint64_t nrows, uint64_t ncols, uint64_t nvals);
 void k2_coo_random(k2_coo_list *L, uint64_t nrows, uint64_t ncols, uint64_t nvals, k2_rng *rng);
 void k2_coo_free(k2_coo_list *L);
 // Sort row-major and drop duplicates (the pattern GraphBLAS and the tree hold).

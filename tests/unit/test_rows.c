@@ -15,10 +15,8 @@ static int cmp_u64(const void *a, const void *b) {
 
 // The blocks of A hold exactly the canonical list, in (row, column) order, every block non-empty.
 static void check_blocks(const k2_coo_list *L, const K2_Format *fmt, const char *what) {
-  k2_coo_list C = *L;
-  C.I = malloc((L->nvals + 1) * sizeof(uint32_t));
-  C.J = malloc((L->nvals + 1) * sizeof(uint32_t));
-  assert_true(C.I && C.J);
+  k2_coo_list C;
+  k2_coo_alloc(&C, L->nrows, L->ncols, L->nvals);
   memcpy(C.I, L->I, L->nvals * sizeof(uint32_t));
   memcpy(C.J, L->J, L->nvals * sizeof(uint32_t));
   k2_coo_canonical(&C);
