@@ -115,14 +115,13 @@ bool ensure_init() {
   return true;
 }
 
+// What a recorded graph was recorded for. Compared with memcmp, so it is zeroed (padding too)
+// before its fields are set.
 struct GraphKey {
   uint64_t ws_gen, plan_id;
-  const void *x, *y, *xp, *yp, *ys, *scratch;
-  int type, mon, mult, left;
-  double w;
-  int64_t base;
-  uint32_t B;
-  bool fast;
+  const void *scratch;
+  int type, mon;
+  VecArgs v;
   bool operator==(const GraphKey &o) const { return memcmp(this, &o, sizeof *this) == 0; }
 };
 
@@ -354,21 +353,19 @@ int ensure_workspace(uint64_t need) {
   return 0;
 }
 
-// What the product kernels read of a product (device pointers in P).
-VecArgs vec_args(const k2_product *P) {
-  VecArgs v;
-  v.x = P->x;
-  v.y = P->y;
-  v.xp = P->x_present;
-  v.yp = P->y_present;
-  v.ys = P->y_skip;
-  v.B = P->batch;
-  v.mult = P->mult;
-  v.left = P->left;
-  v.w = P->w;
-  v.index_base = P->index_base;
-  v.fast = g_settings.fast_leaf;
-  return v;
+// What the product kernels read of a product (device pointers in P), set field by field.
+void vec_args_fill(VecArgs *v, const k2_product *P) {
+  v->x = P->x;
+  v->y = P->y;
+  v->xp = P->x_present;
+  v->yp = P->y_present;
+  v->ys = P->y_skip;
+  v->B = P->batch;
+  v->mult = P->mult;
+  v->left = P->left;
+  v->w = P->w;
+  v->index_base = P->index_base;
+  v->fast = g_settings.fast_leaf;
 }
 
 // Enqueue the whole product on the stream: init y, then every step of the plan. The vectors of
@@ -384,7 +381,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
     ra.col = m->bcol;
     ra.pat = m->bpat;
     ra.n = m->n_blocks;
-    ra.v = vec_args(P);
+    vec_args_fill(&ra.v, P);
     K2CU_TRY(launch_rows(P->type, P->monoid, ra, s));
     return 0;
   }
@@ -422,7 +419,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
       la.leaf_log = m->leaf_log;
       la.leaf_bits = m->leaf_bits;
       la.G = G;
-      la.v = vec_args(P);
+      vec_args_fill(&la.v, P);
       K2CU_TRY(launch_leaf(P->type, P->monoid, la, s));
     }
   }
@@ -437,20 +434,10 @@ int run(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P, c
   memset(&key, 0, sizeof key);
   key.ws_gen = g_ws_gen;
   key.plan_id = plan_id;
-  key.x = P->x;
-  key.y = P->y;
-  key.xp = P->x_present;
-  key.yp = P->y_present;
-  key.ys = P->y_skip;
   key.scratch = scratch;
   key.type = P->type;
   key.mon = P->monoid;
-  key.mult = P->mult;
-  key.left = P->left;
-  key.w = P->w;
-  key.base = P->index_base;
-  key.B = P->batch;
-  key.fast = g_settings.fast_leaf;
+  vec_args_fill(&key.v, P);  // field by field: the zeroed padding stays zero
   if (m->graph == nullptr || !(m->graph_key == key)) {
     if (m->graph != nullptr) {
       cudaGraphExecDestroy(m->graph);
