@@ -298,9 +298,10 @@ static void bench_graph(graph *g) {
   phase(g, "cuSPARSE and bCSR timed");
   static const char *config_name[3] = {"k2", "k2+F", "k2+R"};
   for (int config = 0; config < 3; config++) {
+    const int col = config == 2 ? 8 : config;  // this configuration's column of t
     if (!g_config_on[config]) {
       for (int op = 0; op < nops; op++) {
-        t[op][config == 2 ? 8 : config] = 0.0 / 0.0;
+        t[op][col] = 0.0 / 0.0;
         if (config == 0) t[op][4] = t[op][6] = 0.0 / 0.0;  // its other offsets, small tile
         if (config == 1) t[op][7] = 0.0 / 0.0;             // its generic leaf kernel
       }
@@ -329,7 +330,7 @@ static void bench_graph(graph *g) {
       char what[64];
       snprintf(what, sizeof what, "%s: uploaded / next product", config_name[config]);
       phase(g, what);
-      t[op][config == 2 ? 8 : config] = bg_time(run_k2, &x, stream);
+      t[op][col] = bg_time(run_k2, &x, stream);
       snprintf(what, sizeof what, "%s %s", config_name[config], op == 0 ? "right" : op == 1 ? "left" : "batch");
       check(g->name, what, ref[op], bg_y(c, (bg_op)op), out[op]);
       if (config == 0 && op != BG_LEFT && !g_lean) {
