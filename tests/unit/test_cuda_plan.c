@@ -18,7 +18,8 @@ static void skip_without_planner(void) {
   }
 }
 
-static void check_plans(const k2_coo_list *L, const K2_Format *fmt, const char *what) {
+// verbose: print each tile size's launches and scratch bytes, fused and not.
+static void check_plans(const k2_coo_list *L, const K2_Format *fmt, const char *what, bool verbose) {
   K2_Matrix A = k2_test_matrix(L, fmt);
   K2_ASSERT_OK(k2_matrix_wait(A));
   k2_view v;
@@ -34,6 +35,11 @@ static void check_plans(const k2_coo_list *L, const K2_Format *fmt, const char *
         fail();
       }
     }
+    if (verbose)
+      print_message("%s, M %llu: one level %llu steps %llu scratch bytes; fused %llu steps %llu\n",
+                    what, (unsigned long long)tiles[t], (unsigned long long)steps[0],
+                    (unsigned long long)scratch[0], (unsigned long long)steps[1],
+                    (unsigned long long)scratch[1]);
     // two levels or more below the top: a fused step replaces two, and a level is not stored
     if (v.n_internal > 0 && v.levels - v.top_level >= 3) {
       if (!(steps[1] < steps[0] && scratch[1] < scratch[0])) {
@@ -71,7 +77,7 @@ static void test_random_plans(void **state) {
         snprintf(what, sizeof what, "%llux%llu leaf_log %u top_max %u",
                  (unsigned long long)shapes[s][0], (unsigned long long)shapes[s][1], leaf_log,
                  fmt.top_max_log);
-        check_plans(&L, &fmt, what);
+        check_plans(&L, &fmt, what, false);
         k2_coo_free(&L);
       }
 }
@@ -94,7 +100,7 @@ static void test_banded_plan(void **state) {
   K2_Format fmt;
   K2_Format_default(&fmt);
   fmt.top_max_log = 2;
-  check_plans(&L, &fmt, "banded");
+  check_plans(&L, &fmt, "banded", true);
   k2_coo_free(&L);
 }
 
