@@ -15,7 +15,7 @@
 //             [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2F,k2R]
 // --configs: the device configurations to time (default all three; the others print nan).
 // --fuse on|off: tree-only products expand two levels per launch or one (settings.fuse_levels;
-// the library's default is off).
+// the library's default is on).
 // Graphs: every real graph of the data folder (K2GRB_DATA_DIR; the list is
 // tests/support/k2_real_graphs.c, --graphs picks some by name),
 // the library's web-like generator (--web pages), R-MAT (a,b,c = .57,.19,.19,

@@ -40,7 +40,7 @@ constexpr int kGrbInvalidValue = -3;
 
 std::recursive_mutex g_mu;  // products, uploads and settings are serialised
 k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
-                               false, K2_CUDA_CONFIG_AUTO};
+                               true, K2_CUDA_CONFIG_AUTO};
 int g_available = -1;
 cudaStream_t g_stream = nullptr;
 

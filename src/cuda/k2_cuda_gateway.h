@@ -49,10 +49,9 @@ typedef struct {
   bool fast_leaf;     // the specialised plus kernel for single vectors on floats (default
                       // true; false: the generic leaf kernel everywhere, for comparisons)
   bool fuse_levels;   // tree-only plans with directory offsets expand two levels per launch
-                      // (the level between is staged in shared memory, never stored): half
-                      // the launches and about half the scratch. Default false: the fused
-                      // kernel has been checked by a host replay of its plans
-                      // (test_cuda_plan) but not yet run on a GPU.
+                      // (the level between is staged in shared memory, never stored): fewer
+                      // launches and less scratch (default true; false: one level per
+                      // launch, for comparisons)
   int config;         // what an AUTO upload (lazy, or K2_Matrix_upload(A, AUTO)) becomes:
                       // K2_CUDA_CONFIG_AUTO (default: FRONTIER if the view caches its frontier
                       // codes, else TREE) or a configuration; ROWS falls back to the default
@@ -114,13 +113,19 @@ void *k2_cuda_malloc(uint64_t bytes);
 void k2_cuda_free(void *p, uint64_t bytes);
 
 // ---- for tests: the tile planner without a device ------------------------------------------
-// Plan A's tree-only traversal (tile M, directory offsets, two levels per expand step or one)
-// and replay it on the host with the expand kernels' index arithmetic. 0 if every node of the
-// last internal level is reached exactly once with its Morton code; GrB_PANIC (as int) with a
-// message otherwise; K2_DECLINED without a CUDA build. *steps: the plan's launches (expand and
-// leaf steps), *scratch: its scratch bytes (either may be NULL).
-int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, uint64_t *steps,
-                        uint64_t *scratch);
+// How the planner cuts a level: the engine plans both ways and keeps the plan of fewer launches.
+typedef enum {
+  K2_CUDA_PLAN_BEST = 0,    // the engine's choice
+  K2_CUDA_PLAN_GREEDY = 1,  // each level by its own children alone
+  K2_CUDA_PLAN_WHOLE = 2    // runs of whole subtrees where they fill half a tile, else greedy
+} k2_cuda_plan_rule;
+// Plan A's tree-only traversal (tile M, directory offsets, two levels per expand step or one,
+// the given cutting rule) and replay it on the host with the expand kernels' index arithmetic.
+// 0 if every node of the last internal level is reached exactly once with its Morton code;
+// GrB_PANIC (as int) with a message otherwise; K2_DECLINED without a CUDA build. *steps: the
+// plan's launches (expand and leaf steps), *scratch: its scratch bytes (either may be NULL).
+int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, k2_cuda_plan_rule rule,
+                        uint64_t *steps, uint64_t *scratch);
 
 // Error glue for the .cu files: record a message as the thread's last error and return info.
 int k2_cuda_fail(int info, const char *message);

@@ -43,7 +43,53 @@ uint64_t fit_run(const uint64_t *sig, uint64_t i, uint64_t end, uint64_t room, u
 struct Planner {
   const k2_view *A;
   Plan *plan;
+  bool whole;            // take runs of whole subtrees where they fill half a tile (below)
   uint64_t fc_next[65];  // next first child at each level, walking left to right
+
+  // The descendants at level e >= d of the nodes [i, j) of level d: [i', j'), the first
+  // children of i and j applied e - d times (level order: a level's end is the next level's
+  // first node, so this holds up to a level's last node).
+  uint64_t span_at(uint32_t d, uint64_t i, uint64_t j, uint32_t e) const {
+    for (; d < e; d++) {
+      i = k2_view_first_child(A, i);
+      j = k2_view_first_child(A, j);
+    }
+    return j - i;
+  }
+
+  // The end j of the longest run [i, j) of [i, end) whose whole subtrees fit in one tile: at
+  // most M codes at every stored level. Every internal node has a child, so the last internal
+  // level holds the most; i when node i's subtree alone does not fit. Galloping, then
+  // bisection: a few dozen first-child lookups per run.
+  uint64_t whole_end(uint32_t d, uint64_t i, uint64_t end) const {
+    const uint64_t M = plan->M;
+    const uint32_t last = A->levels - 1;
+    if (span_at(d, i, end, last) <= M) return end;
+    uint64_t lo = i, hi = end, g = 1;  // [i, lo) fits, [i, hi) does not
+    while (i + g < end && span_at(d, i, i + g, last) <= M) {
+      lo = i + g;
+      g *= 2;
+    }
+    if (i + g < end) hi = i + g;
+    while (hi - lo > 1) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      if (span_at(d, i, mid, last) <= M) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // A run of whole subtrees costs one step per level down to its leaves, and no remainder.
+  // Cutting each level greedily by its own children leaves a ragged remainder at every level,
+  // which compounds with depth where a level has few more nodes than the one above (the lower
+  // levels of R-MAT: on R-MAT scale 20 permuted, 310 steps at M = 2^20 against 158). Where
+  // levels grow fourfold (a band), whole subtrees are small at the upper levels: taken only
+  // when the run's nodes at fill_level (the level its step writes) fill half a tile, else i.
+  uint64_t whole_run(uint32_t d, uint64_t i, uint64_t end, uint32_t fill_level) const {
+    if (!whole) return i;
+    const uint64_t j = whole_end(d, i, end);
+    return j > i && span_at(d, i, j, fill_level) >= plan->M / 2 ? j : i;
+  }
 
   void descend(uint32_t d, uint64_t a, uint64_t n, int src, uint64_t base) {
     const uint32_t last = A->levels - 1;
@@ -61,8 +107,9 @@ struct Planner {
     }
     uint64_t i = a;
     while (i < a + n) {
-      uint64_t cnt = 0;
-      const uint64_t j = fit_run(A->sig, i, a + n, plan->M, &cnt);
+      uint64_t cnt = 0, j = whole_run(d, i, a + n, d + 1);
+      if (j > i) cnt = k2_view_first_child(A, j) - fc_next[d];
+      else j = fit_run(A->sig, i, a + n, plan->M, &cnt);
       const uint64_t c0 = fc_next[d];
       plan->steps.push_back(Step{false, d, 1, src, i, j - i, i - base, c0, c0});
       plan->max_n = std::max(plan->max_n, j - i);
@@ -83,12 +130,19 @@ struct Planner {
     uint64_t i = a;
     while (i < a + n) {
       const uint64_t c0 = fc_next[d], g0 = fc_next[d + 1];
-      // the longest run of children whose children fit, then the parents whose children lie
-      // in it (M >= 16: at least four children fit, so at least one parent)
-      uint64_t grand = 0, cnt = 0;
-      const uint64_t cj = fit_run(A->sig, c0, c_end, plan->M, &grand);
-      const uint64_t j = fit_run(A->sig, i, a + n, cj - c0, &cnt);
-      if (c0 + cnt != cj) (void)fit_run(A->sig, c0, c0 + cnt, UINT64_MAX, &grand);
+      uint64_t grand = 0, cnt = 0, j = whole_run(d, i, a + n, d + 2);
+      if (j > i) {
+        const uint64_t cj = k2_view_first_child(A, j);
+        cnt = cj - c0;
+        grand = k2_view_first_child(A, cj) - g0;
+      } else {
+        // node i's subtree is too big for a tile: the longest run of children whose children
+        // fit, then the parents whose children lie in it (M >= 16: at least four children
+        // fit, so at least one parent)
+        const uint64_t cj = fit_run(A->sig, c0, c_end, plan->M, &grand);
+        j = fit_run(A->sig, i, a + n, cj - c0, &cnt);
+        if (c0 + cnt != cj) (void)fit_run(A->sig, c0, c0 + cnt, UINT64_MAX, &grand);
+      }
       plan->steps.push_back(Step{false, d, 2, src, i, j - i, i - base, c0, g0});
       plan->max_n = std::max(plan->max_n, j - i);
       plan->buf_codes[d + 2] = std::max(plan->buf_codes[d + 2], grand);
@@ -102,7 +156,8 @@ struct Planner {
 
 }  // namespace
 
-int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Plan *plan) {
+int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Plan *plan,
+              k2_cuda_plan_rule rule) {
   *plan = Plan();
   plan->config = config;
   plan->M = M;
@@ -125,13 +180,30 @@ int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Pl
         }
       }
     } else {
-      Planner pl;
-      pl.A = A;
-      pl.plan = plan;
-      // fc_next[d] starts at the first child of the first node of level d
-      for (uint32_t d = 0; d <= A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
-      const uint64_t a = A->level_start[A->top_level];
-      pl.descend(A->top_level, a, A->top_count, -1, a);
+      // Two plans, with whole-subtree runs and with the greedy cut alone; the one of fewer
+      // launches (then less scratch) is kept, so neither kind of tree gets a worse plan.
+      Plan other = *plan;
+      for (int whole = 0; whole < 2; whole++) {
+        if ((rule == K2_CUDA_PLAN_GREEDY && whole) || (rule == K2_CUDA_PLAN_WHOLE && !whole))
+          continue;
+        Plan *p = whole ? &other : plan;
+        Planner pl;
+        pl.A = A;
+        pl.plan = p;
+        pl.whole = whole == 1;
+        // fc_next[d] starts at the first child of the first node of level d
+        for (uint32_t d = 0; d <= A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
+        const uint64_t a = A->level_start[A->top_level];
+        pl.descend(A->top_level, a, A->top_count, -1, a);
+      }
+      uint64_t bytes[2] = {0, 0};
+      for (int k = 0; k < 2; k++)
+        for (uint32_t d = 0; d < 65; d++)
+          bytes[k] += align_up((k ? other : *plan).buf_codes[d] * 8);
+      if (rule == K2_CUDA_PLAN_WHOLE || (rule == K2_CUDA_PLAN_BEST &&
+          (other.steps.size() < plan->steps.size() ||
+           (other.steps.size() == plan->steps.size() && bytes[1] < bytes[0]))))
+        *plan = std::move(other);
     }
   }
   uint64_t off = 0;
@@ -237,11 +309,12 @@ const char *replay(const k2_view *A, const Plan &plan) {
 }  // namespace
 }  // namespace k2cu
 
-extern "C" int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, uint64_t *steps,
+extern "C" int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse,
+                                   k2_cuda_plan_rule rule, uint64_t *steps,
                                    uint64_t *scratch) {
   if (A == nullptr || M < 16) return k2_cuda_fail(k2cu::kGrbInvalidValue, "k2_cuda_plan_replay: bad arguments");
   k2cu::Plan plan;
-  int rc = k2cu::make_plan(A, K2_CUDA_CONFIG_TREE, M, false, fuse, &plan);
+  int rc = k2cu::make_plan(A, K2_CUDA_CONFIG_TREE, M, false, fuse, &plan, rule);
   if (rc != 0) return rc;
   if (steps != nullptr) *steps = plan.steps.size();
   if (scratch != nullptr) *scratch = plan.bytes;

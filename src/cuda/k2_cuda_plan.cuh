@@ -50,9 +50,11 @@ struct Plan {
 
 // Plan the traversal of A for a configuration, tile size M and offsets source (host only, but
 // asks CUB for its temporary size with scan); fuse: two levels per expand step where two are
-// left above the last internal level (directory offsets only). Returns 0 or an error (message
+// left above the last internal level (directory offsets only); rule: how a tree-only plan cuts
+// its levels (tests; the engine's is the best of both). Returns 0 or an error (message
 // recorded).
-int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Plan *plan);
+int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Plan *plan,
+              k2_cuda_plan_rule rule = K2_CUDA_PLAN_BEST);
 
 }  // namespace k2cu
 

@@ -11,7 +11,7 @@
 #include "util/k2_error.h"
 
 static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
-                                            false, K2_CUDA_CONFIG_AUTO};
+                                            true, K2_CUDA_CONFIG_AUTO};
 
 int k2_cuda_fail(int info, const char *message) {
   return (int)k2_error_set((GrB_Info)info, "%s", message);
@@ -37,11 +37,12 @@ int k2_cuda_device_config(const void *device) {
   (void)device;
   return K2_CUDA_CONFIG_TREE;
 }
-int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, uint64_t *steps,
-                        uint64_t *scratch) {
+int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, k2_cuda_plan_rule rule,
+                        uint64_t *steps, uint64_t *scratch) {
   (void)A;
   (void)M;
   (void)fuse;
+  (void)rule;
   if (steps) *steps = 0;
   if (scratch) *scratch = 0;
   return k2_cuda_fail(K2_DECLINED, "k2_cuda: built without CUDA");

@@ -57,7 +57,7 @@ static void set_device(uint64_t tile, int offsets) {
   assert_int_equal(k2_cuda_settings_set(&s), 0);
 }
 
-// Two levels per expand step, or one (the library's default).
+// Two levels per expand step (the library's default), or one.
 static void set_fuse(bool fuse) {
   k2_cuda_settings s;
   k2_cuda_settings_get(&s);
@@ -334,7 +334,7 @@ static void test_configurations(void **state) {
       gmat_free(&g);
     }
   set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
-  set_fuse(false);  // the library's default
+  set_fuse(true);  // the library's default
   k2_coo_free(&L);
 }
 
@@ -515,6 +515,7 @@ static void test_memory_exact(void **state) {
   assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_TREE, &P1, &fused), 0);
   set_fuse(false);
   assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_TREE, &P1, &single), 0);
+  set_fuse(true);  // the library's default
   print_message("M = 64: fused %llu launches, %llu scratch bytes; one level %llu, %llu\n",
                 (unsigned long long)fused.tiles, (unsigned long long)fused.scratch,
                 (unsigned long long)single.tiles, (unsigned long long)single.scratch);

@@ -1,10 +1,12 @@
 // test_cuda_plan.c: the CUDA engine's tile planner, without a device. A tree-only plan, one level
 // or two per expand step, is replayed on the host with the expand kernels' index arithmetic
 // (k2_cuda_plan_replay): every node of the last internal level must be reached once, with its
-// Morton code, and no step may read or write past the buffers the plan sized. Fused plans must
-// need fewer launches and less scratch. Skipped in a build without CUDA.
+// Morton code, and no step may read or write past the buffers the plan sized, whichever rule cut
+// the levels. Fused plans must need fewer launches and less scratch, and runs of whole subtrees
+// fewer launches on R-MAT. Skipped in a build without CUDA.
 // SPDX-License-Identifier: Apache-2.0
 #include <stdio.h>
+#include <string.h>
 
 #include "k2_oracle.h"
 #include "cuda/k2_cuda_gateway.h"
@@ -12,13 +14,28 @@
 
 // The planner is part of the CUDA engine: a build without CUDA has only the stub, which declines.
 static void skip_without_planner(void) {
-  if (k2_cuda_plan_replay(NULL, 16, false, NULL, NULL) == K2_DECLINED) {
+  if (k2_cuda_plan_replay(NULL, 16, false, K2_CUDA_PLAN_BEST, NULL, NULL) == K2_DECLINED) {
     print_message("built without CUDA: no planner to replay\n");
     skip();
   }
 }
 
-// verbose: print each tile size's launches and scratch bytes, fused and not.
+// Replay A's plan for tile M, fused or not, by a cutting rule; fails the test on a bad replay.
+static uint64_t replay_steps(const k2_view *v, uint64_t M, bool fuse, k2_cuda_plan_rule rule,
+                             uint64_t *scratch, const char *what) {
+  uint64_t steps = 0;
+  int rc = k2_cuda_plan_replay(v, M, fuse, rule, &steps, scratch);
+  if (rc != 0) {
+    print_error("%s, M %llu, fuse %d, rule %d: %s\n", what, (unsigned long long)M, (int)fuse,
+                (int)rule, K2_error_string());
+    fail();
+  }
+  return steps;
+}
+
+// Every rule's plan replays correctly; the engine's (BEST) has the fewer launches of the two
+// rules; fused plans (greedy, and the engine's) need fewer launches and less scratch. verbose: print each tile
+// size's launches and scratch bytes.
 static void check_plans(const k2_coo_list *L, const K2_Format *fmt, const char *what, bool verbose) {
   K2_Matrix A = k2_test_matrix(L, fmt);
   K2_ASSERT_OK(k2_matrix_wait(A));
@@ -26,27 +43,39 @@ static void check_plans(const k2_coo_list *L, const K2_Format *fmt, const char *
   k2_tree_view(&v, &A->tree, 1.0);
   const uint64_t tiles[] = {16, 64, 1000, UINT64_C(1) << 20};
   for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
-    uint64_t steps[2], scratch[2];
+    uint64_t steps[2][3], scratch[2][3];  // [fused][rule]
+    for (int fuse = 0; fuse < 2; fuse++)
+      for (int rule = 0; rule < 3; rule++)
+        steps[fuse][rule] = replay_steps(&v, tiles[t], fuse == 1, (k2_cuda_plan_rule)rule,
+                                         &scratch[fuse][rule], what);
+    if (verbose)
+      print_message("%s, M %llu: greedy %llu steps %llu scratch bytes, fused %llu steps %llu; "
+                    "whole subtrees %llu steps, fused %llu; engine's %llu, fused %llu\n",
+                    what, (unsigned long long)tiles[t], (unsigned long long)steps[0][1],
+                    (unsigned long long)scratch[0][1], (unsigned long long)steps[1][1],
+                    (unsigned long long)scratch[1][1], (unsigned long long)steps[0][2],
+                    (unsigned long long)steps[1][2], (unsigned long long)steps[0][0],
+                    (unsigned long long)steps[1][0]);
     for (int fuse = 0; fuse < 2; fuse++) {
-      int rc = k2_cuda_plan_replay(&v, tiles[t], fuse == 1, &steps[fuse], &scratch[fuse]);
-      if (rc != 0) {
-        print_error("%s, M %llu, fuse %d: %s\n", what, (unsigned long long)tiles[t], fuse,
-                    K2_error_string());
+      const uint64_t fewer = steps[fuse][1] < steps[fuse][2] ? steps[fuse][1] : steps[fuse][2];
+      if (steps[fuse][0] != fewer) {
+        print_error("%s, M %llu, fuse %d: the engine's plan has %llu steps, the rules %llu and %llu\n",
+                    what, (unsigned long long)tiles[t], fuse, (unsigned long long)steps[fuse][0],
+                    (unsigned long long)steps[fuse][1], (unsigned long long)steps[fuse][2]);
         fail();
       }
     }
-    if (verbose)
-      print_message("%s, M %llu: one level %llu steps %llu scratch bytes; fused %llu steps %llu\n",
-                    what, (unsigned long long)tiles[t], (unsigned long long)steps[0],
-                    (unsigned long long)scratch[0], (unsigned long long)steps[1],
-                    (unsigned long long)scratch[1]);
     // two levels or more below the top: a fused step replaces two, and a level is not stored
     if (v.n_internal > 0 && v.levels - v.top_level >= 3) {
-      if (!(steps[1] < steps[0] && scratch[1] < scratch[0])) {
-        print_error("%s, M %llu: fused %llu steps %llu bytes, one level %llu steps %llu bytes\n",
-                    what, (unsigned long long)tiles[t], (unsigned long long)steps[1],
-                    (unsigned long long)scratch[1], (unsigned long long)steps[0],
-                    (unsigned long long)scratch[0]);
+      if (!(steps[1][1] < steps[0][1] && scratch[1][1] < scratch[0][1] &&
+            steps[1][0] < steps[0][0] && scratch[1][0] < scratch[0][0])) {
+        print_error("%s, M %llu: fused %llu steps %llu bytes, one level %llu steps %llu bytes "
+                    "(greedy); engine's: fused %llu steps %llu bytes, one level %llu, %llu\n",
+                    what, (unsigned long long)tiles[t], (unsigned long long)steps[1][1],
+                    (unsigned long long)scratch[1][1], (unsigned long long)steps[0][1],
+                    (unsigned long long)scratch[0][1], (unsigned long long)steps[1][0],
+                    (unsigned long long)scratch[1][0], (unsigned long long)steps[0][0],
+                    (unsigned long long)scratch[0][0]);
         fail();
       }
     }
@@ -104,11 +133,48 @@ static void test_banded_plan(void **state) {
   k2_coo_free(&L);
 }
 
+// Permuted R-MAT (scale 16, 2^20 edges): the lower levels have few more nodes than the ones
+// above, where the greedy cut leaves a remainder at every level. Runs of whole subtrees must
+// need fewer launches at a small tile (M = 2^14: about 64 tiles on the last level).
+static void test_rmat_plan(void **state) {
+  (void)state;
+  skip_without_planner();
+  K2_RmatParams p;
+  K2_RmatParams_default(&p, 16);
+  K2_Edges E;
+  K2_ASSERT_OK(K2_Gen_rmat(&E, &p));
+  k2_coo_list L;
+  k2_coo_alloc(&L, E.nrows, E.ncols, E.nvals);
+  memcpy(L.I, E.I, E.nvals * sizeof *L.I);
+  memcpy(L.J, E.J, E.nvals * sizeof *L.J);
+  K2_Edges_free(&E);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  K2_Matrix A = k2_test_matrix(&L, &fmt);
+  K2_ASSERT_OK(k2_matrix_wait(A));
+  k2_view v;
+  k2_tree_view(&v, &A->tree, 1.0);
+  const uint64_t M = UINT64_C(1) << 14;
+  uint64_t steps[2][2];  // [fused][greedy, whole]
+  for (int fuse = 0; fuse < 2; fuse++)
+    for (int r = 0; r < 2; r++)
+      steps[fuse][r] = replay_steps(&v, M, fuse == 1, r ? K2_CUDA_PLAN_WHOLE : K2_CUDA_PLAN_GREEDY,
+                                    NULL, "rmat16");
+  print_message("rmat16, M 2^14: greedy %llu steps, fused %llu; whole subtrees %llu, fused %llu\n",
+                (unsigned long long)steps[0][0], (unsigned long long)steps[1][0],
+                (unsigned long long)steps[0][1], (unsigned long long)steps[1][1]);
+  assert_true(steps[0][1] < steps[0][0]);
+  assert_true(steps[1][1] < steps[1][0]);
+  K2_Matrix_free(&A);
+  k2_coo_free(&L);
+}
+
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_plans),
       cmocka_unit_test(test_banded_plan),
+      cmocka_unit_test(test_rmat_plan),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
