@@ -33,6 +33,8 @@ void bg_bcsr(bg_csr *c, bg_op op, int variant);  // right: 0 thread/row, 1 warp/
 double bg_time(void (*enqueue)(void *ctx), void *ctx, void *stream);
 // Copy n floats from the device.
 void bg_download(float *host, const float *dev, uint64_t n);
+// Free device memory now (cudaMemGetInfo).
+uint64_t bg_device_free(void);
 // Check the last CUDA error; prints and returns false on error.
 bool bg_ok(const char *where);
 

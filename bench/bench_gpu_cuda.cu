@@ -314,6 +314,12 @@ void bg_download(float *host, const float *dev, uint64_t n) {
   CK(cudaMemcpy(host, dev, n * 4, cudaMemcpyDeviceToHost));
 }
 
+uint64_t bg_device_free(void) {
+  size_t free_b = 0, total_b = 0;
+  CK(cudaMemGetInfo(&free_b, &total_b));
+  return free_b;
+}
+
 bool bg_ok(const char *where) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e == cudaSuccess) e = cudaGetLastError();
