@@ -235,12 +235,15 @@ namespace {
 
 // The replay: every expand step of a tree-only plan run on the host with the kernels' index
 // arithmetic (expand_kernel, expand2_kernel: blocks of kBlock nodes, first children from the
-// directory), writing codes into buffers of the plan's sizes; the leaf steps record the codes
-// they would visit. Returns a message, or NULL when each node of the last internal level is
-// reached exactly once with its Morton code (k2_frontier_codes_expand's).
+// directory), writing codes into buffers of the plan's sizes (each at most M codes); the leaf
+// steps record the codes they would visit. Returns a message, or NULL when each node of the
+// last internal level is reached exactly once with its Morton code (k2_frontier_codes_expand's).
 const char *replay(const k2_view *A, const Plan &plan) {
   std::vector<std::vector<uint64_t>> buf(65);
-  for (int d = 0; d < 65; d++) buf[d].assign(plan.buf_codes[d], ~UINT64_C(0));
+  for (int d = 0; d < 65; d++) {
+    if (plan.buf_codes[d] > plan.M) return "a level's buffer holds more than M codes";
+    buf[d].assign(plan.buf_codes[d], ~UINT64_C(0));
+  }
   const uint32_t last = A->levels - 1;
   const uint64_t first_last = A->level_start[last];
   const uint64_t count_last = A->level_start[last + 1] - first_last;
