@@ -154,6 +154,25 @@ struct Planner {
   }
 };
 
+// A tree-only plan from the top level down, cut greedily or in runs of whole subtrees.
+void plan_tree(const k2_view *A, Plan *plan, bool whole) {
+  Planner pl;
+  pl.A = A;
+  pl.plan = plan;
+  pl.whole = whole;
+  // fc_next[d] starts at the first child of the first node of level d
+  for (uint32_t d = 0; d <= A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
+  const uint64_t a = A->level_start[A->top_level];
+  pl.descend(A->top_level, a, A->top_count, -1, a);
+}
+
+// The bytes of a plan's level buffers (each aligned, as make_plan lays them out).
+uint64_t level_buffer_bytes(const Plan &plan) {
+  uint64_t bytes = 0;
+  for (uint32_t d = 0; d < 65; d++) bytes += align_up(plan.buf_codes[d] * 8);
+  return bytes;
+}
+
 }  // namespace
 
 int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Plan *plan,
@@ -179,31 +198,17 @@ int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Pl
           fc += kids;
         }
       }
+    } else if (rule != K2_CUDA_PLAN_BEST) {
+      plan_tree(A, plan, rule == K2_CUDA_PLAN_WHOLE);
     } else {
-      // Two plans, with whole-subtree runs and with the greedy cut alone; the one of fewer
-      // launches (then less scratch) is kept, so neither kind of tree gets a worse plan.
-      Plan other = *plan;
-      for (int whole = 0; whole < 2; whole++) {
-        if ((rule == K2_CUDA_PLAN_GREEDY && whole) || (rule == K2_CUDA_PLAN_WHOLE && !whole))
-          continue;
-        Plan *p = whole ? &other : plan;
-        Planner pl;
-        pl.A = A;
-        pl.plan = p;
-        pl.whole = whole == 1;
-        // fc_next[d] starts at the first child of the first node of level d
-        for (uint32_t d = 0; d <= A->levels; d++) pl.fc_next[d] = A->level_start[d + 1];
-        const uint64_t a = A->level_start[A->top_level];
-        pl.descend(A->top_level, a, A->top_count, -1, a);
-      }
-      uint64_t bytes[2] = {0, 0};
-      for (int k = 0; k < 2; k++)
-        for (uint32_t d = 0; d < 65; d++)
-          bytes[k] += align_up((k ? other : *plan).buf_codes[d] * 8);
-      if (rule == K2_CUDA_PLAN_WHOLE || (rule == K2_CUDA_PLAN_BEST &&
-          (other.steps.size() < plan->steps.size() ||
-           (other.steps.size() == plan->steps.size() && bytes[1] < bytes[0]))))
-        *plan = std::move(other);
+      // both cuts; the plan of fewer launches (then less scratch) is kept, so neither kind of
+      // tree gets a worse plan than the greedy cut gave it
+      Plan whole = *plan;
+      plan_tree(A, plan, false);
+      plan_tree(A, &whole, true);
+      const size_t ws = whole.steps.size(), gs = plan->steps.size();
+      if (ws < gs || (ws == gs && level_buffer_bytes(whole) < level_buffer_bytes(*plan)))
+        *plan = std::move(whole);
     }
   }
   uint64_t off = 0;
