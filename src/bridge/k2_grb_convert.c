@@ -35,13 +35,13 @@ GrB_Info k2_bridge_cast_weight(void *out, GrB_Type type, double weight) {
 }
 
 GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
-  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_toGrB: G is NULL", __FILE__, __LINE__);
+  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_toGrB: G is NULL");
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_toGrB");
   if (info != GrB_SUCCESS) return info;
   if (type == NULL) type = GrB_BOOL;
   size_t tsize = 0;
   if ((info = GxB_Type_size(&tsize, type)) != GrB_SUCCESS) {
-    K2_MATRIX_FAIL(A, info, "%s:%d: K2_Matrix_toGrB: type is not a valid GrB_Type", __FILE__, __LINE__);
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: type is not a valid GrB_Type");
   }
   GrB_Index nrows, ncols, nvals;
   if ((info = K2_Matrix_nrows(&nrows, A)) != GrB_SUCCESS ||
@@ -50,12 +50,11 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
     return info;
   }
   void *Ax = malloc(tsize);
-  if (Ax == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_toGrB: out of memory", __FILE__, __LINE__);
+  if (Ax == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_toGrB: out of memory");
   if ((info = k2_bridge_cast_weight(Ax, type, A->weight)) != GrB_SUCCESS) {
     free(Ax);
     K2_MATRIX_FAIL(A, GrB_DOMAIN_MISMATCH,
-                   "%s:%d: K2_Matrix_toGrB: the edge weight cannot be cast to a user-defined type",
-                   __FILE__, __LINE__);
+                   "K2_Matrix_toGrB: the edge weight cannot be cast to a user-defined type");
   }
 
   // Tuples come in row-major order; CSR (or hypersparse CSR for very sparse shapes) is then
@@ -69,7 +68,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   do { free(I); free(J); free(Ap); free(Ah); free(Ax); GrB_Matrix_free(&M); } while (0)
   if (I == NULL || J == NULL) {
     K2_FREE_WORK;
-    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_toGrB: out of memory", __FILE__, __LINE__);
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_toGrB: out of memory");
   }
   GrB_Index got = nvals;
   K2_TRY(K2_Matrix_extractTuples(I, J, &got, A));
@@ -82,8 +81,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   if (!sorted) {
     K2_FREE_WORK;
     K2_MATRIX_FAIL(A, GrB_INVALID_OBJECT,
-                   "%s:%d: K2_Matrix_toGrB: extractTuples did not return row-major order",
-                   __FILE__, __LINE__);
+                   "K2_Matrix_toGrB: extractTuples did not return row-major order");
   }
   bool hyper = nrows > 1024 && nrows / 16 > nvec;
   GrB_Index np = hyper ? nvec + 1 : nrows + 1;
@@ -91,7 +89,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   if (hyper) Ah = malloc((nvec > 0 ? nvec : 1) * sizeof(GrB_Index));
   if (Ap == NULL || (hyper && Ah == NULL)) {
     K2_FREE_WORK;
-    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_toGrB: out of memory", __FILE__, __LINE__);
+    K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_toGrB: out of memory");
   }
   if (hyper) {
     GrB_Index v = 0;
@@ -118,8 +116,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   }
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
-    K2_MATRIX_FAIL(A, info, "%s:%d: K2_Matrix_toGrB: GraphBLAS pack failed (%d)", __FILE__,
-                   __LINE__, (int)info);
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: GraphBLAS pack failed (%d)", (int)info);
   }
   *G = M;
   M = NULL;
@@ -129,19 +126,18 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
 }
 
 GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
-  if (A == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_fromGrB: A is NULL", __FILE__, __LINE__);
-  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_fromGrB: G is NULL", __FILE__, __LINE__);
+  if (A == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_fromGrB: A is NULL");
+  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_fromGrB: G is NULL");
   GrB_Index nrows, ncols, nvals;
   GrB_Info info;
   if ((info = GrB_Matrix_nvals(&nvals, G)) != GrB_SUCCESS ||
       (info = GrB_Matrix_nrows(&nrows, G)) != GrB_SUCCESS ||
       (info = GrB_Matrix_ncols(&ncols, G)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: K2_Matrix_fromGrB: G is not a valid GrB_Matrix (%d)", __FILE__,
-            __LINE__, (int)info);
+    K2_FAIL(info, "K2_Matrix_fromGrB: G is not a valid GrB_Matrix (%d)", (int)info);
   }
   if (nrows > K2_INDEX_MAX || ncols > K2_INDEX_MAX) {
-    K2_FAIL(GrB_INVALID_VALUE, "%s:%d: K2_Matrix_fromGrB: %llu x %llu exceeds 2^32 x 2^32",
-            __FILE__, __LINE__, (unsigned long long)nrows, (unsigned long long)ncols);
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Matrix_fromGrB: %llu x %llu exceeds 2^32 x 2^32",
+            (unsigned long long)nrows, (unsigned long long)ncols);
   }
   GrB_Index cap = nvals > 0 ? nvals : 1;
   GrB_Index *I = malloc(cap * sizeof(GrB_Index));
@@ -150,7 +146,7 @@ GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
 #define K2_FREE_WORK do { free(I); free(J); K2_Matrix_free(&M); } while (0)
   if (I == NULL || J == NULL) {
     K2_FREE_WORK;
-    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: K2_Matrix_fromGrB: out of memory", __FILE__, __LINE__);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_fromGrB: out of memory");
   }
   // The pattern only (X = NULL); the typed call must still be one GraphBLAS accepts for G's
   // type: _UDT for user-defined types, any built-in one otherwise.
@@ -164,8 +160,7 @@ GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
   }
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
-    K2_FAIL(info, "%s:%d: K2_Matrix_fromGrB: extracting the pattern failed (%d)", __FILE__,
-            __LINE__, (int)info);
+    K2_FAIL(info, "K2_Matrix_fromGrB: extracting the pattern failed (%d)", (int)info);
   }
   K2_TRY(K2_Matrix_new(&M, nrows, ncols));
   K2_TRY(K2_Matrix_build_64(M, I, J, got));
@@ -177,7 +172,7 @@ GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
 }
 
 GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
-  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: K2_Matrix_getGrB: G is NULL", __FILE__, __LINE__);
+  if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_getGrB: G is NULL");
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_getGrB");
   if (info != GrB_SUCCESS) return info;
   if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
@@ -195,7 +190,7 @@ GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
   // finished, so that concurrent GraphBLAS readers never see pending work
   if ((info = GrB_Matrix_wait(M, GrB_MATERIALIZE)) != GrB_SUCCESS) {
     GrB_Matrix_free(&M);
-    K2_MATRIX_FAIL(A, info, "%s:%d: K2_Matrix_getGrB: GrB_Matrix_wait failed", __FILE__, __LINE__);
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_getGrB: GrB_Matrix_wait failed");
   }
   pthread_mutex_lock(&A->lock);
   if (A->grb_cache == NULL) {

@@ -32,7 +32,7 @@ static GrB_Info k2_extract_matrix(GrB_Index *I, GrB_Index *J, void *X, GrB_Index
 static GrB_Info k2_fail_grb(GrB_Info info, GrB_Matrix C, const char *fn) {
   const char *msg = NULL;
   GrB_Matrix_error(&msg, C);
-  K2_FAIL(info, "%s:%d: %s: %s", __FILE__, __LINE__, fn, msg && msg[0] ? msg : "GraphBLAS error");
+  K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "GraphBLAS error");
 }
 
 // C<M> = accum (C, A*B) (k2_first) or accum (C, B*A), A the K2_Matrix.
@@ -40,30 +40,30 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
                                   GrB_Semiring s, K2_Matrix A, GrB_Matrix B, GrB_Descriptor desc,
                                   bool k2_first) {
   k2_bridge_set_path(K2_PATH_NONE);
-  if (C == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: C is NULL", __FILE__, __LINE__, fn);
-  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: semiring is NULL", __FILE__, __LINE__, fn);
-  if (B == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: B is NULL", __FILE__, __LINE__, fn);
+  if (C == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: C is NULL", fn);
+  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: semiring is NULL", fn);
+  if (B == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: B is NULL", fn);
   GrB_Info info;
   GrB_Index cm, ck, mm = 0, mk = 0, br, bc, bnv, ar, ac;
   GrB_Type ct = NULL, bt = NULL, mt = NULL, ztype = NULL;
   if ((info = GrB_Matrix_nrows(&cm, C)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&ck, C)) != GrB_SUCCESS ||
       (info = GxB_Matrix_type(&ct, C)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: %s: C is not a valid GrB_Matrix", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: C is not a valid GrB_Matrix", fn);
   }
   if (M != NULL && ((info = GrB_Matrix_nrows(&mm, M)) != GrB_SUCCESS ||
                     (info = GrB_Matrix_ncols(&mk, M)) != GrB_SUCCESS ||
                     (info = GxB_Matrix_type(&mt, M)) != GrB_SUCCESS)) {
-    K2_FAIL(info, "%s:%d: %s: M is not a valid GrB_Matrix", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: M is not a valid GrB_Matrix", fn);
   }
   if (accum != NULL && (info = GxB_BinaryOp_ztype(&ztype, accum)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: %s: accum is not a valid GrB_BinaryOp", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: accum is not a valid GrB_BinaryOp", fn);
   }
   k2_semiring_class c;
   if ((info = k2_semiring_classify(&c, s, k2_first)) != GrB_SUCCESS) return info;
   if ((info = k2_bridge_check_matrix(A, fn)) != GrB_SUCCESS) return info;
   if ((info = GrB_Matrix_nrows(&br, B)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&bc, B)) != GrB_SUCCESS ||
       (info = GrB_Matrix_nvals(&bnv, B)) != GrB_SUCCESS || (info = GxB_Matrix_type(&bt, B)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: %s: B is not a valid GrB_Matrix", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: B is not a valid GrB_Matrix", fn);
   }
   bool replace, comp, structure, tran0, tran1;
   if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
@@ -79,13 +79,12 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   GrB_Index rows = k2_first ? a_r : b_r, inner = k2_first ? a_c : b_c, cols = k2_first ? b_c : a_c;
   GrB_Index inner2 = k2_first ? b_r : a_r;
   if (M != NULL && (mm != cm || mk != ck)) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s:%d: %s: M is %llu x %llu, C is %llu x %llu", __FILE__,
-            __LINE__, fn, (unsigned long long)mm, (unsigned long long)mk, (unsigned long long)cm,
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: M is %llu x %llu, C is %llu x %llu", fn, (unsigned long long)mm, (unsigned long long)mk, (unsigned long long)cm,
             (unsigned long long)ck);
   }
   if (inner != inner2 || cm != rows || ck != cols) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s:%d: %s: C (%llu x %llu) = (%llu x %llu) * (%llu x %llu)",
-            __FILE__, __LINE__, fn, (unsigned long long)cm, (unsigned long long)ck,
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: C (%llu x %llu) = (%llu x %llu) * (%llu x %llu)",
+            fn, (unsigned long long)cm, (unsigned long long)ck,
             (unsigned long long)rows, (unsigned long long)(k2_first ? a_c : b_c),
             (unsigned long long)(k2_first ? b_r : a_r), (unsigned long long)cols);
   }
@@ -146,7 +145,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   do { free(I); free(J); free(V); free(x); free(y); free(yp); free(skip); GrB_Matrix_free(&T); } while (0)
   if (I == NULL || J == NULL || V == NULL || x == NULL || y == NULL || yp == NULL) {
     K2_FREE_WORK;
-    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory", __FILE__, __LINE__, fn);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
   }
   GrB_Index got = bnv;
   K2_TRY(k2_extract_matrix(I, J, V, &got, B, c.type));
@@ -164,7 +163,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     skip = malloc(ny > 0 ? ny : 1);
     if (skip == NULL) {
       K2_FREE_WORK;
-      K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory", __FILE__, __LINE__, fn);
+      K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
     }
     memset(skip, comp ? 0 : 1, ny);
     if (M != NULL) {
@@ -175,7 +174,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
       V = structure ? NULL : malloc(mnv > 0 ? mnv : 1);
       if (I == NULL || J == NULL || (!structure && V == NULL)) {
         K2_FREE_WORK;
-        K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory", __FILE__, __LINE__, fn);
+        K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
       }
       K2_TRY(GrB_Matrix_extractTuples_BOOL(I, J, V, &mnv, M));
       for (GrB_Index e = 0; e < mnv; e++) {
@@ -216,7 +215,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
                   : GxB_Matrix_pack_BitmapC(target, (int8_t **)&yp, &y, psize, ysize, false, nvals, NULL);
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
-    K2_FAIL(info, "%s:%d: %s: packing the result failed (%d)", __FILE__, __LINE__, fn, (int)info);
+    K2_FAIL(info, "%s: packing the result failed (%d)", fn, (int)info);
   }
   if (!direct) {
     info = GrB_Matrix_apply(C, M, accum, k2_type_identity_op(c.type), T,

@@ -52,7 +52,7 @@ GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp acc
   if (mask == NULL && !comp && accum == NULL && wtype == k2_type_grb(t)) {
     info = k2_bridge_pack(w, y, y_present, n, nvals, ts);
     if (info != GrB_SUCCESS) {
-      K2_FAIL(info, "%s:%d: %s: packing the result into w failed (%d)", __FILE__, __LINE__, fn,
+      K2_FAIL(info, "%s: packing the result into w failed (%d)", fn,
               (int)info);
     }
     return GrB_SUCCESS;
@@ -67,12 +67,12 @@ GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp acc
       const char *msg = "";
       GrB_Vector_error(&msg, w);
       GrB_Vector_free(&T);
-      K2_FAIL(info, "%s:%d: %s: %s", __FILE__, __LINE__, fn, msg ? msg : "");
+      K2_FAIL(info, "%s: %s", fn, msg ? msg : "");
     }
   }
   GrB_Vector_free(&T);
   if (info != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: %s: building the result failed (%d)", __FILE__, __LINE__, fn, (int)info);
+    K2_FAIL(info, "%s: building the result failed (%d)", fn, (int)info);
   }
   return GrB_SUCCESS;
 }
@@ -95,7 +95,7 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   if (info != GrB_SUCCESS) {
     const char *msg = NULL;
     GrB_Vector_error(&msg, w);
-    K2_FAIL(info, "%s:%d: %s (SuiteSparse): %s", __FILE__, __LINE__, fn,
+    K2_FAIL(info, "%s (SuiteSparse): %s", fn,
             msg && msg[0] ? msg : "error");
   }
   return GrB_SUCCESS;
@@ -119,7 +119,7 @@ static GrB_Info k2_empty_product(const char *fn, GrB_Vector w, GrB_Vector mask,
   if (info != GrB_SUCCESS) {
     const char *msg = NULL;
     GrB_Vector_error(&msg, w);
-    K2_FAIL(info, "%s:%d: %s: %s", __FILE__, __LINE__, fn, msg && msg[0] ? msg : "error");
+    K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "error");
   }
   return GrB_SUCCESS;
 }
@@ -129,27 +129,27 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
                                   GrB_Vector u, GrB_Descriptor desc, bool vxm) {
   k2_bridge_set_path(K2_PATH_NONE);
   // handles, in GraphBLAS's order: w, mask, accum, semiring, A, u, desc
-  if (w == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: w is NULL", __FILE__, __LINE__, fn);
-  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: semiring is NULL", __FILE__, __LINE__, fn);
-  if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: %s: u is NULL", __FILE__, __LINE__, fn);
+  if (w == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: w is NULL", fn);
+  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: semiring is NULL", fn);
+  if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
   GrB_Info info;
   GrB_Index wn = 0, un = 0, mn = 0, nr, nc;
   GrB_Type wt = NULL, ut = NULL, mt = NULL, ztype = NULL;
   if ((info = GrB_Vector_size(&wn, w)) != GrB_SUCCESS || (info = GxB_Vector_type(&wt, w)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: %s: w is not a valid GrB_Vector", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: w is not a valid GrB_Vector", fn);
   }
   if (mask != NULL && ((info = GrB_Vector_size(&mn, mask)) != GrB_SUCCESS ||
                        (info = GxB_Vector_type(&mt, mask)) != GrB_SUCCESS)) {
-    K2_FAIL(info, "%s:%d: %s: mask is not a valid GrB_Vector", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: mask is not a valid GrB_Vector", fn);
   }
   if (accum != NULL && (info = GxB_BinaryOp_ztype(&ztype, accum)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: %s: accum is not a valid GrB_BinaryOp", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: accum is not a valid GrB_BinaryOp", fn);
   }
   k2_semiring_class c;
   if ((info = k2_semiring_classify(&c, s, !vxm)) != GrB_SUCCESS) return info;
   if ((info = k2_bridge_check_matrix(A, fn)) != GrB_SUCCESS) return info;
   if ((info = GrB_Vector_size(&un, u)) != GrB_SUCCESS || (info = GxB_Vector_type(&ut, u)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: %s: u is not a valid GrB_Vector", __FILE__, __LINE__, fn);
+    K2_FAIL(info, "%s: u is not a valid GrB_Vector", fn);
   }
   bool replace, comp, structure, tran0, tran1;
   if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
@@ -162,13 +162,12 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   bool left = vxm ? !tran1 : tran0;
   GrB_Index want_u = left ? nr : nc, want_w = left ? nc : nr;
   if (mask != NULL && mn != wn) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s:%d: %s: mask has size %llu, w has size %llu", __FILE__,
-            __LINE__, fn, (unsigned long long)mn, (unsigned long long)wn);
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: mask has size %llu, w has size %llu", fn, (unsigned long long)mn, (unsigned long long)wn);
   }
   if (wn != want_w || un != want_u) {
     K2_FAIL(GrB_DIMENSION_MISMATCH,
-            "%s:%d: %s: dimensions of w (%llu), A%s (%llu x %llu) and u (%llu) do not match",
-            __FILE__, __LINE__, fn, (unsigned long long)wn, left ? "'" : "",
+            "%s: dimensions of w (%llu), A%s (%llu x %llu) and u (%llu) do not match",
+            fn, (unsigned long long)wn, left ? "'" : "",
             (unsigned long long)(left ? nc : nr), (unsigned long long)(left ? nr : nc),
             (unsigned long long)un);
   }
@@ -232,7 +231,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   if (y == NULL || ((occ == NULL || occ_count < wn) && yp == NULL) ||
       ((mask != NULL || comp) && skip == NULL)) {
     K2_FREE_WORK;
-    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: %s: out of memory (%llu entries)", __FILE__, __LINE__, fn,
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn,
             (unsigned long long)wn);
   }
   P.left = left;

@@ -25,8 +25,7 @@ GrB_Info k2_bridge_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, 
     if (y == NULL || x == NULL) {
       free(y);
       free(x);
-      K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: out of memory for the occupancy of %llu %s", __FILE__,
-              __LINE__, (unsigned long long)n, left ? "columns" : "rows");
+      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the occupancy of %llu %s", (unsigned long long)n, left ? "columns" : "rows");
     }
     k2_product P = {.type = K2_T_BOOL, .monoid = K2_MON_LOR, .mult = K2_MUL_CONST, .w = 1,
                     .left = left, .batch = 1, .x = x, .y = y};

@@ -17,13 +17,12 @@
 
 static GrB_Info k2_tuples(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *nvals, K2_Matrix A,
                           GrB_Type type, size_t size) {
-  if (nvals == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: extractTuples: nvals is NULL", __FILE__, __LINE__);
+  if (nvals == NULL) K2_FAIL(GrB_NULL_POINTER, "extractTuples: nvals is NULL");
   GrB_Info info = K2_Matrix_extractTuples(I, J, nvals, A);
   if (info != GrB_SUCCESS || X == NULL) return info;
   unsigned char v[16];
   if ((info = k2_bridge_cast_weight(v, type, A->weight)) != GrB_SUCCESS) {
-    K2_MATRIX_FAIL(A, info, "%s:%d: extractTuples: the edge weight cannot be cast to X's type",
-                   __FILE__, __LINE__);
+    K2_MATRIX_FAIL(A, info, "extractTuples: the edge weight cannot be cast to X's type");
   }
   for (GrB_Index k = 0; k < *nvals; k++) memcpy((char *)X + k * size, v, size);
   return GrB_SUCCESS;
@@ -39,14 +38,13 @@ K2_OVERLAY_TYPED(K2_DEF_TUPLES)
 GrB_Info K2_Matrix_extractTuples_UDT(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *nvals,
                                      const K2_Matrix A) {
   if (X != NULL) {
-    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s:%d: extractTuples: a K2_Matrix has no user-defined values",
-            __FILE__, __LINE__);
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "extractTuples: a K2_Matrix has no user-defined values");
   }
   return K2_Matrix_extractTuples(I, J, nvals, A);
 }
 
 static GrB_Info k2_element(void *x, K2_Matrix A, GrB_Index i, GrB_Index j, GrB_Type type) {
-  if (x == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: extractElement: x is NULL", __FILE__, __LINE__);
+  if (x == NULL) K2_FAIL(GrB_NULL_POINTER, "extractElement: x is NULL");
   bool present = false;
   GrB_Info info = K2_Matrix_isEntry(&present, A, i, j);
   if (info != GrB_SUCCESS) return info;
@@ -70,13 +68,12 @@ K2_DEF_ELEMENT(FP32, float)
 
 GrB_Info K2_Matrix_extractElement_UDT(void *x, const K2_Matrix A, GrB_Index i, GrB_Index j) {
   (void)x; (void)A; (void)i; (void)j;
-  K2_FAIL(GrB_DOMAIN_MISMATCH, "%s:%d: extractElement: a K2_Matrix has no user-defined values",
-          __FILE__, __LINE__);
+  K2_FAIL(GrB_DOMAIN_MISMATCH, "extractElement: a K2_Matrix has no user-defined values");
 }
 
 // As GraphBLAS: an absent entry leaves x empty and is not an error.
 GrB_Info K2_Matrix_extractElement_Scalar(GrB_Scalar x, const K2_Matrix A, GrB_Index i, GrB_Index j) {
-  if (x == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: extractElement: x is NULL", __FILE__, __LINE__);
+  if (x == NULL) K2_FAIL(GrB_NULL_POINTER, "extractElement: x is NULL");
   bool present = false;
   GrB_Info info = K2_Matrix_isEntry(&present, A, i, j);
   if (info != GrB_SUCCESS) return info;
@@ -118,14 +115,14 @@ GrB_Info K2_Matrix_waitMode(K2_Matrix A, GrB_WaitMode mode) {
 GrB_Info K2_Matrix_reduce_Monoid(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                                  const GrB_Monoid monoid, const K2_Matrix A,
                                  const GrB_Descriptor desc) {
-  if (monoid == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: GrB_reduce: monoid is NULL", __FILE__, __LINE__);
+  if (monoid == NULL) K2_FAIL(GrB_NULL_POINTER, "GrB_reduce: monoid is NULL");
   GrB_Info info = k2_matrix_check(A, "GrB_reduce");
   if (info != GrB_SUCCESS) return info;
   GrB_BinaryOp op = NULL;
   GrB_Type t = NULL;
   if ((info = GxB_Monoid_operator(&op, monoid)) != GrB_SUCCESS ||
       (info = GxB_BinaryOp_ztype(&t, op)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: GrB_reduce: monoid is not valid", __FILE__, __LINE__);
+    K2_FAIL(info, "GrB_reduce: monoid is not valid");
   }
   GrB_BinaryOp first = NULL;
   if (t == GrB_BOOL) first = GrB_FIRST_BOOL;
@@ -216,8 +213,8 @@ static GrB_Info k2_transpose_into(K2_Matrix C, const GrB_Matrix Mask, const GrB_
   GrB_Info info = k2_matrix_check(C, "GrB_transpose");
   if (info != GrB_SUCCESS) return info;
   if (Mask != NULL || accum != NULL) {
-    K2_FAIL(GrB_NOT_IMPLEMENTED, "%s:%d: GrB_transpose into a K2_Matrix: no mask or accum "
-            "(use K2_Matrix_getGrB and GraphBLAS)", __FILE__, __LINE__);
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "GrB_transpose into a K2_Matrix: no mask or accum "
+            "(use K2_Matrix_getGrB and GraphBLAS)");
   }
   bool replace, comp, structure, tran0, tran1;
   if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
@@ -228,8 +225,8 @@ static GrB_Info k2_transpose_into(K2_Matrix C, const GrB_Matrix Mask, const GrB_
   K2_Matrix_ncols(&cc, C);
   GrB_Index want_r = tran0 ? nr : nc, want_c = tran0 ? nc : nr;
   if (cr != want_r || cc != want_c) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s:%d: GrB_transpose: C is %llu x %llu, the result %llu x %llu",
-            __FILE__, __LINE__, (unsigned long long)cr, (unsigned long long)cc,
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "GrB_transpose: C is %llu x %llu, the result %llu x %llu",
+            (unsigned long long)cr, (unsigned long long)cc,
             (unsigned long long)want_r, (unsigned long long)want_c);
   }
   return tran0 ? K2_Matrix_build(C, I, J, n) : K2_Matrix_build(C, J, I, n);
@@ -246,7 +243,7 @@ GrB_Info K2_transpose_K2K2(K2_Matrix C, const GrB_Matrix Mask, const GrB_BinaryO
   if (I == NULL || J == NULL) {
     free(I);
     free(J);
-    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: GrB_transpose: out of memory", __FILE__, __LINE__);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "GrB_transpose: out of memory");
   }
   info = K2_Matrix_extractTuples(I, J, &n, A);
   if (info == GrB_SUCCESS) info = k2_transpose_into(C, Mask, accum, I, J, n, nr, nc, desc);
@@ -258,7 +255,7 @@ GrB_Info K2_transpose_K2K2(K2_Matrix C, const GrB_Matrix Mask, const GrB_BinaryO
 
 GrB_Info K2_transpose_GrBK2(K2_Matrix C, const GrB_Matrix Mask, const GrB_BinaryOp accum,
                             const GrB_Matrix A, const GrB_Descriptor desc) {
-  if (A == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: GrB_transpose: A is NULL", __FILE__, __LINE__);
+  if (A == NULL) K2_FAIL(GrB_NULL_POINTER, "GrB_transpose: A is NULL");
   K2_Matrix T = NULL;
   GrB_Info info = K2_Matrix_fromGrB(&T, A);
   if (info == GrB_SUCCESS) info = K2_transpose_K2K2(C, Mask, accum, T, desc);

@@ -24,12 +24,14 @@ bool k2_bridge_burble(void) {
     int expected = -1;
     atomic_compare_exchange_strong(&k2_burble_flag, &expected, b);
     b = atomic_load(&k2_burble_flag);
+    k2_error_set_burble(b == 1);
   }
   return b == 1;
 }
 
 GrB_Info K2_set_burble(bool enable) {
   atomic_store(&k2_burble_flag, enable ? 1 : 0);
+  k2_error_set_burble(enable);
   return GrB_SUCCESS;
 }
 

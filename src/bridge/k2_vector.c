@@ -32,7 +32,7 @@ GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, boo
   if (info == GrB_SUCCESS) info = GxB_Descriptor_get(&in0, desc, GrB_INP0);
   if (info == GrB_SUCCESS) info = GxB_Descriptor_get(&in1, desc, GrB_INP1);
   if (info != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: desc is not a valid GrB_Descriptor (%d)", __FILE__, __LINE__, (int)info);
+    K2_FAIL(info, "desc is not a valid GrB_Descriptor (%d)", (int)info);
   }
   *replace = (out == GrB_REPLACE);
   *comp = ((int)mask & GrB_COMP) != 0;
@@ -125,8 +125,7 @@ GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB
 oom:
   K2_FREE_WORK;
 #undef K2_FREE_WORK
-  K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: out of memory reading a vector of %llu entries", __FILE__,
-          __LINE__, (unsigned long long)n);
+  K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory reading a vector of %llu entries", (unsigned long long)n);
 }
 
 GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
@@ -141,7 +140,7 @@ GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, 
 #define K2_FREE_WORK do { free(s); free(I); free(X); } while (0)
   if (s == NULL || I == NULL || (!structure && X == NULL)) {
     K2_FREE_WORK;
-    K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%d: out of memory reading the mask", __FILE__, __LINE__);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory reading the mask");
   }
   K2_TRY(GrB_Vector_extractTuples_BOOL(I, X, &nv, mask));
   // allowed(i) = m(i) xor comp, m(i) = present (structural) or present and true (valued)

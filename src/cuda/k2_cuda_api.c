@@ -117,7 +117,7 @@ GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
   pthread_mutex_unlock(&A->lock);
   if (rc != 0) {
     GrB_Info e = k2_cuda_info(rc);
-    return k2_error_set_obj(A->error, sizeof A->error, e, "%s", k2_error_get());
+    return k2_error_to_obj(A->error, sizeof A->error, e);
   }
   return GrB_SUCCESS;
 }
@@ -175,7 +175,7 @@ GrB_Info K2_Matrix_deviceBytes(K2_DeviceBytes *bytes, K2_Matrix A, K2_DeviceConf
   pthread_mutex_unlock(&A->lock);
   if (rc != 0) {
     GrB_Info e = k2_cuda_info(rc);
-    return k2_error_set_obj(A->error, sizeof A->error, e, "%s", k2_error_get());
+    return k2_error_to_obj(A->error, sizeof A->error, e);
   }
   bytes->matrix = b.matrix;
   bytes->scratch = b.scratch;

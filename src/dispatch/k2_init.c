@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <k2grb.h>
 
+#include "bridge/k2_bridge.h"
 #include "cuda/k2_cuda_gateway.h"
 #include "util/k2_error.h"
 
@@ -17,6 +18,7 @@ GrB_Info K2_init(void) {
   GrB_Info info = GrB_init(GrB_NONBLOCKING);
   k2_owns_graphblas = info == GrB_SUCCESS;
   k2_dispatch_engine_from_env();
+  (void)k2_bridge_burble();  // reads K2GRB_BURBLE, which also turns on the error burble
   return GrB_SUCCESS;
 }
 

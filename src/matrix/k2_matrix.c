@@ -164,7 +164,7 @@ GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, G
     k2_matrix_replace_tree(A, &t);
     A->n_pending = 0;
   } else {
-    k2_error_set_obj(A->error, sizeof A->error, info, "%s", k2_error_get());
+    k2_error_to_obj(A->error, sizeof A->error, info);
   }
   pthread_mutex_unlock(&A->lock);
   return info;

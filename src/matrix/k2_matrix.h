@@ -117,7 +117,8 @@ GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_
 
 // Record an error on A and the thread; returns info.
 #define K2_MATRIX_FAIL(A, info, ...) \
-  return k2_error_set_obj((A) ? (A)->error : NULL, sizeof((A)->error), (info), __VA_ARGS__)
+  return k2_error_set_obj(__FILE__, __LINE__, (A) ? (A)->error : NULL, sizeof((A)->error), (info), \
+                          __VA_ARGS__)
 
 // Hook for the CUDA engine: frees the device copy of a matrix (set by src/cuda, may be NULL).
 extern void (*k2_device_release_hook)(void *device);

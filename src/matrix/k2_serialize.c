@@ -103,8 +103,7 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
     im->sec[s].offset = align_up(pos);
     im->sec[s].bytes = bytes[s];
     if (bytes[s] > 0 && data[s] == NULL)
-      K2_MATRIX_FAIL(A, GrB_PANIC, "%s:%d: the tree has no %s array", __FILE__, __LINE__,
-                     k2f_section_name[s]);
+      K2_MATRIX_FAIL(A, GrB_PANIC, "the tree has no %s array", k2f_section_name[s]);
     im->sec[s].sum = sums ? XXH3_64bits(bytes[s] ? data[s] : "", (size_t)bytes[s]) : 0;
     pos = im->sec[s].offset + bytes[s];
   }

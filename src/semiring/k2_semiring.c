@@ -192,18 +192,16 @@ static bool k2_value_is(const void *val, k2_type t, int which /* 0 zero, -1 lowe
 GrB_Info k2_semiring_classify(k2_semiring_class *c, GrB_Semiring s, bool matrix_first) {
   memset(c, 0, sizeof *c);
   snprintf(c->name, sizeof c->name, "user-defined");
-  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s:%d: semiring is NULL", __FILE__, __LINE__);
+  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "semiring is NULL");
   GrB_Monoid add = NULL;
   GrB_BinaryOp mult = NULL, addop = NULL;
   GrB_Info info = GxB_Semiring_add(&add, s);
   if (info != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: semiring is not a valid GrB_Semiring (GraphBLAS says %d)", __FILE__,
-            __LINE__, (int)info);
+    K2_FAIL(info, "semiring is not a valid GrB_Semiring (GraphBLAS says %d)", (int)info);
   }
   if ((info = GxB_Semiring_multiply(&mult, s)) != GrB_SUCCESS ||
       (info = GxB_Monoid_operator(&addop, add)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: semiring cannot be decomposed (GraphBLAS says %d)", __FILE__, __LINE__,
-            (int)info);
+    K2_FAIL(info, "semiring cannot be decomposed (GraphBLAS says %d)", (int)info);
   }
 
   int mtype = -1, xtype = -1;
@@ -221,8 +219,7 @@ GrB_Info k2_semiring_classify(k2_semiring_class *c, GrB_Semiring s, bool matrix_
   bool has_terminal = false;
   if ((info = GxB_Monoid_identity(&id, add)) != GrB_SUCCESS ||
       (info = GxB_Monoid_terminal(&has_terminal, &term, add)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s:%d: monoid cannot be queried (GraphBLAS says %d)", __FILE__, __LINE__,
-            (int)info);
+    K2_FAIL(info, "monoid cannot be queried (GraphBLAS says %d)", (int)info);
   }
   switch (mon) {
     case MON_PLUS:

@@ -1,29 +1,71 @@
-// k2_error.c: thread-local last error message.
+// k2_error.c: thread-local last error message and its source location.
 // SPDX-License-Identifier: Apache-2.0
 #include "util/k2_error.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-static _Thread_local char k2_last_error[512];
+#define K2_ERROR_LEN 512
+
+static _Thread_local char k2_last_error[K2_ERROR_LEN];
+static _Thread_local char k2_last_where[128];
+static atomic_bool k2_error_burble;
+
+void k2_error_set_burble(bool on) { atomic_store(&k2_error_burble, on); }
+
+// Format into a local buffer first: the arguments may point into k2_last_error.
+static void k2_error_record(const char *file, int line, GrB_Info info, const char *fmt,
+                            va_list ap) {
+  char msg[K2_ERROR_LEN];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  memcpy(k2_last_error, msg, sizeof msg);
+  if (file != NULL) {
+    snprintf(k2_last_where, sizeof k2_last_where, "%s:%d", file, line);
+  } else {
+    k2_last_where[0] = '\0';
+  }
+  if (atomic_load(&k2_error_burble)) {
+    fprintf(stderr, "k2grb: error %d%s%s: %s\n", (int)info, file ? " at " : "",
+            file ? k2_last_where : "", k2_last_error);
+  }
+}
 
 GrB_Info k2_error_set(GrB_Info info, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(k2_last_error, sizeof k2_last_error, fmt, ap);
+  k2_error_record(NULL, 0, info, fmt, ap);
   va_end(ap);
   return info;
 }
 
-GrB_Info k2_error_set_obj(char *obj_buf, size_t cap, GrB_Info info, const char *fmt, ...) {
+GrB_Info k2_error_set_at(const char *file, int line, GrB_Info info, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(k2_last_error, sizeof k2_last_error, fmt, ap);
+  k2_error_record(file, line, info, fmt, ap);
   va_end(ap);
+  return info;
+}
+
+GrB_Info k2_error_set_obj(const char *file, int line, char *obj_buf, size_t cap, GrB_Info info,
+                          const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  k2_error_record(file, line, info, fmt, ap);
+  va_end(ap);
+  return k2_error_to_obj(obj_buf, cap, info);
+}
+
+GrB_Info k2_error_to_obj(char *obj_buf, size_t cap, GrB_Info info) {
   if (obj_buf != NULL && cap > 0) snprintf(obj_buf, cap, "%s", k2_last_error);
   return info;
 }
 
-void k2_error_clear(void) { k2_last_error[0] = '\0'; }
+void k2_error_clear(void) {
+  k2_last_error[0] = '\0';
+  k2_last_where[0] = '\0';
+}
 
 const char *k2_error_get(void) { return k2_last_error; }
+
+const char *k2_error_where(void) { return k2_last_where; }
