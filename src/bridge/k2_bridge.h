@@ -21,8 +21,32 @@ void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...)
 GrB_Info k2_bridge_check_matrix(K2_Matrix A, const char *fn);
 
 // The materialized GrB_Matrix of A (src/bridge/k2_grb_convert.c): the cached one, or with
-// caching off a new one that the caller frees (*temporary = true).
-GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A);
+// caching off a new one that the caller frees (*temporary = true). For a positional multiply
+// (FIRSTI, ...) never hypersparse: SuiteSparse 7.4 computes the row index of a hypersparse
+// matrix wrongly there (the position in the list of rows instead of the row).
+GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positional);
+
+// The sparsity control for a matrix handed to SuiteSparse 7.4, which computes correctly with:
+// bitmap or full when dense (some masked products on a dense matrix held as sparse storage never
+// return), sparse otherwise, hypersparse only for a very sparse matrix of a huge dimension and
+// never for a positional multiply (wrong answers there; a full valued mask crashes).
+int k2_bridge_sparsity(GrB_Index nrows, GrB_Index ncols, GrB_Index nvals, bool positional);
+
+// A caller's matrix in that storage: *out = M, or a copy (*temporary: the caller frees it).
+// Costs a copy of M.
+GrB_Info k2_bridge_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool positional);
+
+// GraphBLAS's domain checks of a product (src/bridge/k2_domains.c), for the products the
+// bridge forms itself: the same call on objects of size 1 with these types (mtype NULL: no
+// mask). kind 1: w, mask and u are vectors (mxv, or vxm with k2_second); kind 2: C, M and B
+// are matrices (C = A*B, or B*A with k2_second). Success or GraphBLAS's code and message.
+GrB_Info k2_bridge_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
+                                 GrB_BinaryOp accum, GrB_Semiring s, GrB_Type atype,
+                                 GrB_Type btype, int kind, GrB_Descriptor desc, bool k2_second);
+
+// The return of a public product: a failure that recorded no message gets one naming fn and
+// the code (the entry point clears the message first). Returns info.
+GrB_Info k2_bridge_done(const char *fn, GrB_Info info);
 
 // The GrB_Type A materializes as: BOOL for weight 1, else FP64.
 GrB_Type k2_bridge_grb_type(double weight);

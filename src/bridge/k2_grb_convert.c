@@ -83,6 +83,19 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
     K2_MATRIX_FAIL(A, GrB_INVALID_OBJECT,
                    "K2_Matrix_toGrB: extractTuples did not return row-major order");
   }
+  if (got == 0) {
+    // no entries: GraphBLAS's own empty matrix (7.4 reduces the rows of a packed CSR with
+    // no columns to entries)
+    info = GrB_Matrix_new(&M, type, nrows, ncols);
+    if (info != GrB_SUCCESS) {
+      K2_FREE_WORK;
+      K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: GraphBLAS could not create the matrix");
+    }
+    *G = M;
+    M = NULL;
+    K2_FREE_WORK;
+    return GrB_SUCCESS;
+  }
   bool hyper = nrows > 1024 && nrows / 16 > nvec;
   GrB_Index np = hyper ? nvec + 1 : nrows + 1;
   Ap = malloc(np * sizeof(GrB_Index));
@@ -114,9 +127,14 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
     info = GxB_Matrix_pack_CSR(M, &Ap, &J, &Ax, np * sizeof(GrB_Index), cap * sizeof(GrB_Index),
                                tsize, true, false, NULL);
   }
+  // Then the storage SuiteSparse handles (k2_bridge_sparsity). Not with a dimension 0:
+  // SuiteSparse then calls the matrix full, and 7.4 reduces its empty rows to entries.
+  if (info == GrB_SUCCESS && nrows > 0 && ncols > 0) {
+    info = GxB_Matrix_Option_set(M, GxB_SPARSITY_CONTROL, k2_bridge_sparsity(nrows, ncols, got, false));
+  }
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
-    K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: GraphBLAS pack failed (%d)", (int)info);
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: GraphBLAS could not take the matrix");
   }
   *G = M;
   M = NULL;
@@ -204,7 +222,63 @@ GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A) {
+int k2_bridge_sparsity(GrB_Index nrows, GrB_Index ncols, GrB_Index nvals, bool positional) {
+  // SuiteSparse 7.4 on hypersparse storage: positional multiplies take the position in the list
+  // of rows for the row (wrong answers), and a product with a full valued mask crashes in its
+  // accumulation. Sparse storage costs 8 bytes per row: taken unless that is far more than the
+  // entries' own 8 bytes each in a large dimension, where only a positional multiply pays it.
+  GrB_Index dim = nrows > ncols ? nrows : ncols;
+  bool huge_and_sparse = dim > ((GrB_Index)1 << 24) && dim / 16 > nvals;
+  int not_hyper = GxB_SPARSE + GxB_BITMAP + GxB_FULL;
+  // bitmap when dense, sparse otherwise: a dense matrix held as sparse storage stalls some
+  // masked products in 7.4
+  return (positional || !huge_and_sparse) ? not_hyper : GxB_AUTO_SPARSITY;
+}
+
+GrB_Info k2_bridge_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool positional) {
+  *out = M;
+  *temporary = false;
+  int status = 0, chosen = 0;
+  GrB_Index nrows, ncols, nvals;
+  GrB_Info info = GxB_Matrix_Option_get(M, GxB_SPARSITY_STATUS, &status);
+  if (info == GrB_SUCCESS) info = GrB_Matrix_nrows(&nrows, M);
+  if (info == GrB_SUCCESS) info = GrB_Matrix_ncols(&ncols, M);
+  if (info == GrB_SUCCESS) info = GrB_Matrix_nvals(&nvals, M);
+  if (info != GrB_SUCCESS) return info;
+  if (nrows == 0 || ncols == 0) return GrB_SUCCESS;
+  if (positional && status != GxB_HYPERSPARSE) return GrB_SUCCESS;  // all a positional one needs
+  GrB_Matrix D = NULL;
+  info = GrB_Matrix_dup(&D, M);
+  if (info == GrB_SUCCESS) {
+    info = GxB_Matrix_Option_set(D, GxB_SPARSITY_CONTROL,
+                                 k2_bridge_sparsity(nrows, ncols, nvals, positional));
+  }
+  if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get(D, GxB_SPARSITY_STATUS, &chosen);
+  if (info != GrB_SUCCESS) {
+    GrB_Matrix_free(&D);
+    K2_FAIL(info, "no memory for a copy of a matrix in another storage format");
+  }
+  if (chosen == status) {
+    GrB_Matrix_free(&D);  // M already is in that storage
+    return GrB_SUCCESS;
+  }
+  *out = D;
+  *temporary = true;
+  return GrB_SUCCESS;
+}
+
+GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positional) {
+  if (positional) {
+    GrB_Matrix M = NULL;
+    bool tmp = false;
+    GrB_Info info = k2_bridge_grb(&M, &tmp, A, false);
+    if (info != GrB_SUCCESS) return info;
+    bool tmp2 = false;
+    info = k2_bridge_conform(G, &tmp2, M, true);
+    if (tmp && (info != GrB_SUCCESS || tmp2)) GrB_Matrix_free(&M);
+    *temporary = tmp || tmp2;
+    return info;
+  }
   *temporary = false;
   bool have = false;
   pthread_mutex_lock(&A->lock);

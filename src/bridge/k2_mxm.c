@@ -89,8 +89,12 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
             (unsigned long long)(k2_first ? b_r : a_r), (unsigned long long)cols);
   }
 
-  if (inner == 0) {
-    // T is empty whatever the semiring (SuiteSparse 7.4 mishandles an empty inner dimension)
+  if (inner == 0 || cm == 0 || ck == 0) {
+    // T is empty whatever the semiring (SuiteSparse 7.4 mishandles an empty inner dimension);
+    // GraphBLAS's domain checks first, on matrices of size 1
+    info = k2_bridge_check_domains(fn, ct, M != NULL ? mt : NULL, accum, s,
+                                   k2_bridge_grb_type(A->weight), bt, 2, desc, !k2_first);
+    if (info != GrB_SUCCESS) return info;
     GrB_BinaryOp mult = NULL;
     GrB_Type zt = NULL;
     GrB_Matrix T = NULL;
@@ -103,7 +107,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     }
     GrB_Matrix_free(&T);
     k2_bridge_set_path(K2_PATH_NATIVE_CPU);
-    if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_NATIVE_CPU, "inner dimension 0: empty product");
+    if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_NATIVE_CPU, "empty product (a dimension is 0)");
     return info == GrB_SUCCESS ? GrB_SUCCESS : k2_fail_grb(info, C, fn);
   }
 
@@ -119,11 +123,15 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   else if (M != NULL && !structure && !k2_bridge_real_type(mt)) why = "valued mask of a complex or user-defined type";
   else if (accum != NULL && !k2_bridge_real_type(ztype)) why = "accum of a complex or user-defined type";
   if (why != NULL) {
-    GrB_Matrix G = NULL;
-    bool temporary = false;
-    if ((info = k2_bridge_grb(&G, &temporary, A)) != GrB_SUCCESS) return info;
-    info = k2_first ? GrB_mxm(C, M, accum, s, G, B, desc) : GrB_mxm(C, M, accum, s, B, G, desc);
+    GrB_Matrix G = NULL, Bp = B;
+    bool temporary = false, btemporary = false, positional = k2_semiring_positional(s);
+    if ((info = k2_bridge_grb(&G, &temporary, A, positional)) != GrB_SUCCESS) return info;
+    info = k2_bridge_conform(&Bp, &btemporary, B, positional);
+    if (info == GrB_SUCCESS) {
+      info = k2_first ? GrB_mxm(C, M, accum, s, G, Bp, desc) : GrB_mxm(C, M, accum, s, Bp, G, desc);
+    }
     if (temporary) GrB_Matrix_free(&G);
+    if (btemporary) GrB_Matrix_free(&Bp);
     k2_bridge_set_path(K2_PATH_FALLBACK);
     if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_FALLBACK, "%s: %s", c.name, why);
     if (info != GrB_SUCCESS) return k2_fail_grb(info, C, fn);
@@ -176,7 +184,12 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
         K2_FREE_WORK;
         K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
       }
-      K2_TRY(GrB_Matrix_extractTuples_BOOL(I, J, V, &mnv, M));
+      // a structural mask may have any type, user-defined ones included: its pattern only
+      if (structure && !k2_bridge_real_type(mt)) {
+        K2_TRY(GrB_Matrix_extractTuples_UDT(I, J, NULL, &mnv, M));
+      } else {
+        K2_TRY(GrB_Matrix_extractTuples_BOOL(I, J, V, &mnv, M));
+      }
       for (GrB_Index e = 0; e < mnv; e++) {
         if (!structure && !((bool *)V)[e]) continue;
         GrB_Index at = k2_first ? I[e] * batch + J[e] : J[e] * batch + I[e];
@@ -240,11 +253,15 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
 GrB_Info K2_mxm(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const K2_Matrix A, const GrB_Matrix B,
                 const GrB_Descriptor desc) {
-  return k2_product_matrix("K2_mxm", C, M, accum, semiring, A, B, desc, true);
+  k2_error_clear();
+  return k2_bridge_done("K2_mxm", k2_product_matrix("K2_mxm", C, M, accum, semiring, A, B,
+                                                    desc, true));
 }
 
 GrB_Info K2_mxm_right(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum,
                       const GrB_Semiring semiring, const GrB_Matrix B, const K2_Matrix A,
                       const GrB_Descriptor desc) {
-  return k2_product_matrix("K2_mxm_right", C, M, accum, semiring, A, B, desc, false);
+  k2_error_clear();
+  return k2_bridge_done("K2_mxm_right", k2_product_matrix("K2_mxm_right", C, M, accum,
+                                                          semiring, A, B, desc, false));
 }

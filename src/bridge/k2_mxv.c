@@ -83,7 +83,7 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   double t0 = k2_bridge_burble() ? k2_now() : 0;
   GrB_Matrix G = NULL;
   bool temporary = false;
-  GrB_Info info = k2_bridge_grb(&G, &temporary, A);
+  GrB_Info info = k2_bridge_grb(&G, &temporary, A, k2_semiring_positional(s));
   if (info != GrB_SUCCESS) return info;
   info = vxm ? GrB_vxm(w, mask, accum, s, u, G, desc) : GrB_mxv(w, mask, accum, s, G, u, desc);
   if (temporary) GrB_Matrix_free(&G);
@@ -172,10 +172,18 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
             (unsigned long long)un);
   }
 
-  // Inner dimension 0: T is empty whatever the semiring. SuiteSparse 7.4 mishandles this
-  // (DIMENSION_MISMATCH with an accumulator, w left as is on some matrix formats), so the
-  // defined result w<mask> = accum (w, empty) is formed directly.
-  if (un == 0) return k2_empty_product(fn, w, mask, accum, s, wn, replace, comp, structure);
+  // Inner dimension 0 (or no output): T is empty whatever the semiring. SuiteSparse 7.4
+  // mishandles an empty inner dimension (DIMENSION_MISMATCH with an accumulator, w left as is
+  // on some matrix formats), so the defined result w<mask> = accum (w, empty) is formed
+  // directly, after GraphBLAS's own domain checks on objects of size 1.
+  if (un == 0 || wn == 0) {
+    GrB_Type at = k2_bridge_grb_type(A->weight);
+    if ((info = k2_bridge_check_domains(fn, wt, mask != NULL ? mt : NULL, accum, s, at, ut, 1,
+                                        desc, vxm)) != GrB_SUCCESS) {
+      return info;
+    }
+    return k2_empty_product(fn, w, mask, accum, s, wn, replace, comp, structure);
+  }
 
   // Everything GraphBLAS would reject for its domains, and every unusual type, goes to
   // SuiteSparse, which then answers exactly as GraphBLAS does.
@@ -270,11 +278,15 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
 GrB_Info K2_mxv(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const K2_Matrix A, const GrB_Vector u,
                 const GrB_Descriptor desc) {
-  return k2_product_vector("K2_mxv", w, mask, accum, semiring, A, u, desc, false);
+  k2_error_clear();
+  return k2_bridge_done("K2_mxv", k2_product_vector("K2_mxv", w, mask, accum, semiring, A, u,
+                                                    desc, false));
 }
 
 GrB_Info K2_vxm(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const GrB_Vector u, const K2_Matrix A,
                 const GrB_Descriptor desc) {
-  return k2_product_vector("K2_vxm", w, mask, accum, semiring, A, u, desc, true);
+  k2_error_clear();
+  return k2_bridge_done("K2_vxm", k2_product_vector("K2_vxm", w, mask, accum, semiring, A, u,
+                                                    desc, true));
 }

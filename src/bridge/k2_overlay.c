@@ -112,7 +112,7 @@ GrB_Info K2_Matrix_waitMode(K2_Matrix A, GrB_WaitMode mode) {
 // Row reduction with a monoid is the product with (monoid, FIRST) and a full u: every A(i,j)
 // contributes the matrix value, and w(i) exists iff row i has an entry. Native where the
 // monoid is.
-GrB_Info K2_Matrix_reduce_Monoid(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
+static GrB_Info k2_reduce_monoid(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                                  const GrB_Monoid monoid, const K2_Matrix A,
                                  const GrB_Descriptor desc) {
   if (monoid == NULL) K2_FAIL(GrB_NULL_POINTER, "GrB_reduce: monoid is NULL");
@@ -133,7 +133,7 @@ GrB_Info K2_Matrix_reduce_Monoid(GrB_Vector w, const GrB_Vector mask, const GrB_
   if (first == NULL) {
     GrB_Matrix G = NULL;
     bool temporary = false;
-    if ((info = k2_bridge_grb(&G, &temporary, A)) != GrB_SUCCESS) return info;
+    if ((info = k2_bridge_grb(&G, &temporary, A, false)) != GrB_SUCCESS) return info;
     info = GrB_Matrix_reduce_Monoid(w, mask, accum, monoid, G, desc);
     if (temporary) GrB_Matrix_free(&G);
     return info;
@@ -155,16 +155,24 @@ GrB_Info K2_Matrix_reduce_Monoid(GrB_Vector w, const GrB_Vector mask, const GrB_
   return info;
 }
 
+GrB_Info K2_Matrix_reduce_Monoid(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
+                                 const GrB_Monoid monoid, const K2_Matrix A,
+                                 const GrB_Descriptor desc) {
+  k2_error_clear();
+  return k2_bridge_done("GrB_reduce", k2_reduce_monoid(w, mask, accum, monoid, A, desc));
+}
+
 #define K2_WITH_GRB(A, call)                                       \
   do {                                                             \
     GrB_Matrix G = NULL;                                           \
     bool temporary = false;                                        \
+    k2_error_clear();                                              \
     GrB_Info info_ = k2_matrix_check(A, "GrB_reduce");             \
-    if (info_ == GrB_SUCCESS) info_ = k2_bridge_grb(&G, &temporary, A); \
+    if (info_ == GrB_SUCCESS) info_ = k2_bridge_grb(&G, &temporary, A, false); \
     if (info_ != GrB_SUCCESS) return info_;                        \
     info_ = (call);                                                \
     if (temporary) GrB_Matrix_free(&G);                            \
-    return info_;                                                  \
+    return k2_bridge_done("GrB_reduce", info_);                    \
   } while (0)
 
 GrB_Info K2_Matrix_reduce_BinaryOp(GrB_Vector w, const GrB_Vector mask,

@@ -142,7 +142,14 @@ GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, 
     K2_FREE_WORK;
     K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory reading the mask");
   }
-  K2_TRY(GrB_Vector_extractTuples_BOOL(I, X, &nv, mask));
+  // a structural mask may have any type, user-defined ones included: read its pattern only
+  GrB_Type mt = NULL;
+  K2_TRY(GxB_Vector_type(&mt, mask));
+  if (structure && !k2_bridge_real_type(mt)) {
+    K2_TRY(GrB_Vector_extractTuples_UDT(I, NULL, &nv, mask));
+  } else {
+    K2_TRY(GrB_Vector_extractTuples_BOOL(I, X, &nv, mask));
+  }
   // allowed(i) = m(i) xor comp, m(i) = present (structural) or present and true (valued)
   memset(s, comp ? 0 : 1, n);
   for (GrB_Index k = 0; k < nv; k++) {

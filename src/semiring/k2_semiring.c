@@ -309,3 +309,17 @@ void k2_semiring_setup(k2_product *P, const k2_semiring_class *c, double weight)
     default: P->mult = K2_MUL_INDEX; P->index_base = c->index_base; break;
   }
 }
+
+bool k2_semiring_positional(GrB_Semiring s) {
+  GrB_BinaryOp mult = NULL;
+  if (s == NULL || GxB_Semiring_multiply(&mult, s) != GrB_SUCCESS) return false;
+  const GrB_BinaryOp positional[] = {
+      GxB_FIRSTI_INT32,   GxB_FIRSTI_INT64,   GxB_FIRSTI1_INT32,  GxB_FIRSTI1_INT64,
+      GxB_FIRSTJ_INT32,   GxB_FIRSTJ_INT64,   GxB_FIRSTJ1_INT32,  GxB_FIRSTJ1_INT64,
+      GxB_SECONDI_INT32,  GxB_SECONDI_INT64,  GxB_SECONDI1_INT32, GxB_SECONDI1_INT64,
+      GxB_SECONDJ_INT32,  GxB_SECONDJ_INT64,  GxB_SECONDJ1_INT32, GxB_SECONDJ1_INT64};
+  for (size_t k = 0; k < sizeof positional / sizeof positional[0]; k++) {
+    if (mult == positional[k]) return true;
+  }
+  return false;
+}

@@ -41,6 +41,10 @@ typedef struct {
 // GraphBLAS); success otherwise, with c->native telling whether the engines can run it.
 GrB_Info k2_semiring_classify(k2_semiring_class *c, GrB_Semiring s, bool matrix_first);
 
+// True when the semiring's multiply is a positional operator (FIRSTI, SECONDJ1, ...): its
+// value is an index of the entries it multiplies, not their values.
+bool k2_semiring_positional(GrB_Semiring s);
+
 // Fill type, monoid, mult, w and index_base of P for a native class and the matrix's edge
 // weight (cast to the semiring's type with GraphBLAS's typecasting rules).
 void k2_semiring_setup(k2_product *P, const k2_semiring_class *c, double weight);
