@@ -1348,9 +1348,9 @@ static int run_cases(const char *what, uint64_t base, long cases) {
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
   omp_set_num_threads(saved_threads);
   fprintf(stderr,
-          "%s: %ld cases (base seed %llu; %ld mxm, %ld reduce; %ld hypersparse-shaped or dense): "
-          "%ld native, %ld fallback, %ld equal errors\n",
-          what, st.cases, (unsigned long long)base, st.mxm, st.reduce, st.large, st.native,
+          "%s: %ld cases (base seed %llu; %d semirings; %ld mxm, %ld reduce; %ld hypersparse-shaped "
+          "or dense): %ld native, %ld fallback, %ld equal errors\n",
+          what, st.cases, (unsigned long long)base, n_sr, st.mxm, st.reduce, st.large, st.native,
           st.fallback, st.errors_equal);
   return fails;
 }
