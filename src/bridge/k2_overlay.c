@@ -124,12 +124,20 @@ static GrB_Info k2_reduce_monoid(GrB_Vector w, const GrB_Vector mask, const GrB_
       (info = GxB_BinaryOp_ztype(&t, op)) != GrB_SUCCESS) {
     K2_FAIL(info, "GrB_reduce: monoid is not valid");
   }
+  // The product with (monoid, FIRST): native for the engines' five types; the others take the
+  // bridge's fallback, which also forms an empty reduction itself (SuiteSparse 7.4 reports a
+  // dimension mismatch for one with an accumulator). A user-defined monoid has no FIRST.
+  const GrB_Type types[] = {GrB_BOOL, GrB_INT8, GrB_INT16, GrB_INT32, GrB_INT64, GrB_UINT8,
+                            GrB_UINT16, GrB_UINT32, GrB_UINT64, GrB_FP32, GrB_FP64, GxB_FC32,
+                            GxB_FC64};
+  const GrB_BinaryOp firsts[] = {GrB_FIRST_BOOL, GrB_FIRST_INT8, GrB_FIRST_INT16, GrB_FIRST_INT32,
+                                 GrB_FIRST_INT64, GrB_FIRST_UINT8, GrB_FIRST_UINT16,
+                                 GrB_FIRST_UINT32, GrB_FIRST_UINT64, GrB_FIRST_FP32,
+                                 GrB_FIRST_FP64, GxB_FIRST_FC32, GxB_FIRST_FC64};
   GrB_BinaryOp first = NULL;
-  if (t == GrB_BOOL) first = GrB_FIRST_BOOL;
-  else if (t == GrB_INT32) first = GrB_FIRST_INT32;
-  else if (t == GrB_INT64) first = GrB_FIRST_INT64;
-  else if (t == GrB_FP32) first = GrB_FIRST_FP32;
-  else if (t == GrB_FP64) first = GrB_FIRST_FP64;
+  for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+    if (t == types[k]) first = firsts[k];
+  }
   if (first == NULL) {
     GrB_Matrix G = NULL;
     bool temporary = false;
