@@ -16,13 +16,24 @@
 
 #include "k2grb_algorithms.h"
 
-// Write "fn: what (code): library message" into msg (may be NULL); returns info.
+// Write the message of a failure into msg (may be NULL); returns info. `what` says in words
+// what failed: a check of the arguments (call == NULL: "fn: what"), or the step of the
+// algorithm a library call belongs to ("fn: step: library message", or "fn: step failed" when
+// the library left none). The code is not written: the caller gets it returned. With the burble
+// on (K2GRB_BURBLE=1) the C call that failed is printed on stderr, for developers.
 static inline GrB_Info k2a_fail(char *msg, GrB_Info info, const char *fn, const char *what,
-                                bool with_library_message) {
+                                const char *call) {
+  const char *lib = call != NULL ? K2_error_string() : "";
   if (msg != NULL) {
-    const char *lib = with_library_message ? K2_error_string() : "";
-    snprintf(msg, K2_MSG_LEN, "%s: %s (GrB_Info %d)%s%s", fn, what, (int)info,
-             (lib != NULL && lib[0]) ? ": " : "", lib != NULL ? lib : "");
+    if (lib[0] != '\0') {
+      snprintf(msg, K2_MSG_LEN, "%s: %s: %s", fn, what, lib);
+    } else {
+      snprintf(msg, K2_MSG_LEN, "%s: %s%s", fn, what, call != NULL ? " failed" : "");
+    }
+  }
+  bool burble = false;
+  if (call != NULL && K2_get_burble(&burble) == GrB_SUCCESS && burble) {
+    fprintf(stderr, "k2grb: %s: %s: %s returned %s\n", fn, what, call, K2_info_name(info));
   }
   return info;
 }
@@ -31,24 +42,35 @@ static inline void k2a_clear(char *msg) {
   if (msg != NULL) msg[0] = '\0';
 }
 
-// Run a GraphBLAS call; on an error (negative GrB_Info) record it, free the work (the
-// template's K2A_FREE_ALL) and return. GrB_NO_VALUE is not an error.
-#define K2A_TRY(call)                                     \
-  do {                                                    \
-    GrB_Info k2a_info_ = (call);                          \
-    if (k2a_info_ < GrB_SUCCESS) {                        \
-      k2a_fail(msg, k2a_info_, K2A_FN, #call, true);            \
-      K2A_FREE_ALL;                                       \
-      return k2a_info_;                                   \
-    }                                                     \
+// The step of the algorithm that the following K2A_TRYs belong to, in words ("computing the
+// out-degrees"); each function declares `const char *k2a_step` and sets it before its first
+// K2A_TRY.
+#define K2A_STEP(words) (k2a_step = (words))
+
+// Run a library call (GraphBLAS, or k2grb through the overlay); on an error (negative
+// GrB_Info) record it under the current step, free the work (the template's K2A_FREE_ALL) and
+// return. GrB_NO_VALUE is not an error. The library's message is cleared first: GraphBLAS
+// calls leave it alone, so an older one would otherwise be reported as this failure's.
+#define K2A_TRY(call)                                          \
+  do {                                                         \
+    K2_error_clear();                                          \
+    GrB_Info k2a_info_ = (call);                               \
+    if (k2a_info_ < GrB_SUCCESS) {                             \
+      k2a_fail(msg, k2a_info_, K2A_FN, k2a_step, #call);       \
+      K2A_FREE_ALL;                                            \
+      return k2a_info_;                                        \
+    }                                                          \
   } while (0)
 
-// Fail with a code and a fixed message, after freeing the work.
-#define K2A_FAIL(code, what)                              \
-  do {                                                    \
-    k2a_fail(msg, (code), K2A_FN, (what), false);                \
-    K2A_FREE_ALL;                                         \
-    return (code);                                        \
+// Fail with a code and a message in words (printf-style; a check of the arguments), after
+// freeing the work.
+#define K2A_FAIL(code, ...)                                    \
+  do {                                                         \
+    char k2a_what_[192];                                       \
+    snprintf(k2a_what_, sizeof k2a_what_, __VA_ARGS__);        \
+    k2a_fail(msg, (code), K2A_FN, k2a_what_, NULL);            \
+    K2A_FREE_ALL;                                              \
+    return (code);                                             \
   } while (0)
 
 #endif

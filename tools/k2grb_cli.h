@@ -63,6 +63,14 @@ int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_f
 
 // One-line error "k2grb CMD: message" on stderr; returns code.
 int k2_cli_error(const k2_cli_opts *o, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// One-line error after a failed call: "k2grb CMD: what: message (GrB_NAME)", what in words
+// (printf-style), then the library's message (left out when NULL or empty), then the code by
+// name, once. Returns code.
+int k2_cli_fail(const k2_cli_opts *o, int code, GrB_Info info, const char *message, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+// The name of a code of the library or of the algorithms ("GrB_OUT_OF_MEMORY",
+// "K2_CONVERGENCE_FAILURE").
+const char *k2_cli_info_name(GrB_Info info);
 
 // Read any supported graph file into a tree (converting on the fly), with a progress line
 // on stderr when it is a terminal. *seconds: read + build time. Returns 0 or an exit code.

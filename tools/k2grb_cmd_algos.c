@@ -36,17 +36,19 @@ static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const 
   memset(R, 0, sizeof *R);
   int rc = k2_cli_parse(&R->o, cmd, allowed, 1, 1, usage, argc, argv);
   if (rc >= 0) return rc;
-  if (K2_init() != GrB_SUCCESS) return k2_cli_error(&R->o, K2_CLI_FAIL, "cannot initialise: %s", K2_error_string());
+  GrB_Info info = K2_init();
+  if (info != GrB_SUCCESS) return k2_cli_fail(&R->o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
   if ((rc = k2_cli_load(&R->o, R->o.files[0], &R->A, &R->tload)) != 0) {
     K2_finalize();
     return rc;
   }
   K2_Matrix_nrows(&R->n, R->A);
   K2_Matrix_nvals(&R->nvals, R->A);
-  if (R->o.check && K2_Matrix_toGrB(&R->G, R->A, NULL) != GrB_SUCCESS) {
+  if (R->o.check && (info = K2_Matrix_toGrB(&R->G, R->A, NULL)) != GrB_SUCCESS) {
+    rc = k2_cli_fail(&R->o, K2_CLI_FAIL, info, K2_error_string(), "cannot build the SuiteSparse matrix");
     K2_Matrix_free(&R->A);
     K2_finalize();
-    return k2_cli_error(&R->o, K2_CLI_FAIL, "cannot build the SuiteSparse matrix: %s", K2_error_string());
+    return rc;
   }
   k2_cli_rep_str(&R->r, "command", "%s", cmd);
   k2_cli_rep_str(&R->r, "file", "%s", R->o.files[0]);
@@ -90,8 +92,9 @@ static void run_report_source(k2_cli_run *R, GrB_Vector v, const char *max_key, 
   k2_cli_rep_str(&R->r, "engine", "%s", engine);
 }
 
+// The algorithm's message says what failed and the library's message; the code follows by name.
 static int run_alg_error(k2_cli_run *R, GrB_Info info) {
-  return k2_cli_error(&R->o, K2_CLI_FAIL, "%s (GrB_Info %d)", R->msg[0] ? R->msg : K2_error_string(), (int)info);
+  return k2_cli_fail(&R->o, K2_CLI_FAIL, info, NULL, "%s", R->msg[0] ? R->msg : "the algorithm failed");
 }
 
 //==============================================================================================

@@ -51,10 +51,15 @@ static int bench_file(const k2_cli_opts *o, const char *path, bool first) {
   GrB_Vector xf = NULL, xb = NULL, wf = NULL, wb = NULL;
   float *x = malloc((n + 1) * sizeof(float)), *y = malloc((n + 1) * sizeof(float));
   bool *bx = malloc(n + 1), *by = malloc(n + 1);
-  if (!x || !y || !bx || !by || K2_Matrix_toGrB(&G, A, NULL) != GrB_SUCCESS ||
-      GrB_Vector_new(&xf, GrB_FP32, n) != GrB_SUCCESS || GrB_Vector_new(&xb, GrB_BOOL, n) != GrB_SUCCESS ||
-      GrB_Vector_new(&wf, GrB_FP32, n) != GrB_SUCCESS || GrB_Vector_new(&wb, GrB_BOOL, n) != GrB_SUCCESS) {
-    rc = k2_cli_error(o, K2_CLI_FAIL, "%s: out of memory", path);
+  // the library's message, if any, is this failure's: GraphBLAS calls leave it alone
+  K2_error_clear();
+  GrB_Info info = GrB_OUT_OF_MEMORY;
+  if (!x || !y || !bx || !by || (info = K2_Matrix_toGrB(&G, A, NULL)) != GrB_SUCCESS ||
+      (info = GrB_Vector_new(&xf, GrB_FP32, n)) != GrB_SUCCESS ||
+      (info = GrB_Vector_new(&xb, GrB_BOOL, n)) != GrB_SUCCESS ||
+      (info = GrB_Vector_new(&wf, GrB_FP32, n)) != GrB_SUCCESS ||
+      (info = GrB_Vector_new(&wb, GrB_BOOL, n)) != GrB_SUCCESS) {
+    rc = k2_cli_fail(o, K2_CLI_FAIL, info, K2_error_string(), "%s: cannot set up the products", path);
   }
   for (GrB_Index i = 0; rc == 0 && i < n; i++) {
     x[i] = (float)((i * 2654435761u) % 1024) / 1024.0f;
@@ -63,9 +68,10 @@ static int bench_file(const k2_cli_opts *o, const char *path, bool first) {
   if (rc == 0) {
     GrB_Index *I = malloc((n + 1) * sizeof(GrB_Index));
     for (GrB_Index i = 0; I && i < n; i++) I[i] = i;
-    if (I == NULL || GrB_Vector_build_FP32(xf, I, x, n, GrB_PLUS_FP32) != GrB_SUCCESS ||
-        GrB_Vector_build_BOOL(xb, I, bx, n, GrB_LOR) != GrB_SUCCESS) {
-      rc = k2_cli_error(o, K2_CLI_FAIL, "%s: cannot build the vectors", path);
+    info = GrB_OUT_OF_MEMORY;
+    if (I == NULL || (info = GrB_Vector_build_FP32(xf, I, x, n, GrB_PLUS_FP32)) != GrB_SUCCESS ||
+        (info = GrB_Vector_build_BOOL(xb, I, bx, n, GrB_LOR)) != GrB_SUCCESS) {
+      rc = k2_cli_fail(o, K2_CLI_FAIL, info, NULL, "%s: cannot build the vectors", path);
     }
     free(I);
   }
@@ -118,7 +124,8 @@ int k2grb_bench(int argc, char **argv) {
   int rc = k2_cli_parse(&o, "bench", "--format --symmetrize --transpose --one-based --remap --repeat --json", 1,
                         K2_CLI_MAX_FILES, usage, argc, argv);
   if (rc >= 0) return rc;
-  if (K2_init() != GrB_SUCCESS) return k2_cli_error(&o, K2_CLI_FAIL, "cannot initialise: %s", K2_error_string());
+  GrB_Info info = K2_init();
+  if (info != GrB_SUCCESS) return k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
   if (o.json) {
     printf("[");
   } else {

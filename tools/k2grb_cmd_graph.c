@@ -29,7 +29,8 @@ int k2grb_convert(int argc, char **argv) {
   k2_cli_opts o;
   int rc = k2_cli_parse(&o, "convert", K2_CLI_READ_OPTS " --json", 2, 2, usage, argc, argv);
   if (rc >= 0) return rc;
-  if (K2_init() != GrB_SUCCESS) return k2_cli_error(&o, K2_CLI_FAIL, "cannot initialise: %s", K2_error_string());
+  GrB_Info info = K2_init();
+  if (info != GrB_SUCCESS) return k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
   K2_Matrix A = NULL;
   double tload;
   if ((rc = k2_cli_load(&o, o.files[0], &A, &tload)) != 0) {
@@ -38,7 +39,6 @@ int k2grb_convert(int argc, char **argv) {
   }
   const char *out = o.files[1];
   double t0 = k2_cli_now();
-  GrB_Info info;
   const char *kind;
   if (k2_cli_suffix(out, ".k2")) {
     info = K2_Matrix_save(A, out), kind = "k2";
@@ -49,7 +49,7 @@ int k2grb_convert(int argc, char **argv) {
   }
   double twrite = k2_cli_now() - t0;
   if (info != GrB_SUCCESS) {
-    rc = k2_cli_error(&o, K2_CLI_FAIL, "cannot write %s: %s", out, K2_error_string());
+    rc = k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot write %s", out);
   } else {
     GrB_Index n = 0, nv = 0;
     K2_Matrix_nrows(&n, A);
@@ -78,7 +78,8 @@ int k2grb_info(int argc, char **argv) {
   k2_cli_opts o;
   int rc = k2_cli_parse(&o, "info", K2_CLI_READ_OPTS " --json", 1, 1, usage, argc, argv);
   if (rc >= 0) return rc;
-  if (K2_init() != GrB_SUCCESS) return k2_cli_error(&o, K2_CLI_FAIL, "cannot initialise: %s", K2_error_string());
+  GrB_Info info = K2_init();
+  if (info != GrB_SUCCESS) return k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
   K2_Matrix A = NULL;
   double tload;
   if ((rc = k2_cli_load(&o, o.files[0], &A, &tload)) != 0) {
@@ -90,8 +91,8 @@ int k2grb_info(int argc, char **argv) {
   K2_Matrix_nrows(&n, A);
   K2_Matrix_ncols(&nc, A);
   K2_Matrix_nvals(&nv, A);
-  if (K2_Matrix_memoryUsage(&u, A) != GrB_SUCCESS) {
-    rc = k2_cli_error(&o, K2_CLI_FAIL, "memory usage: %s", K2_error_string());
+  if ((info = K2_Matrix_memoryUsage(&u, A)) != GrB_SUCCESS) {
+    rc = k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot measure the tree");
   } else {
     uint64_t tree = u.tree + u.directory + u.top + u.frontier;
     uint64_t csr = K2_csr_bytes(n, nv, true), bcsr = K2_csr_bytes(n, nv, false);

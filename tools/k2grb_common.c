@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "k2grb_algorithms.h"
 #include "k2grb_cli.h"
 
 double k2_cli_now(void) {
@@ -30,6 +31,21 @@ int k2_cli_error(const k2_cli_opts *o, int code, const char *fmt, ...) {
   if (nl != NULL) *nl = '\0';
   fprintf(stderr, "k2grb %s: %s\n", o != NULL && o->cmd != NULL ? o->cmd : "", line);
   return code;
+}
+
+int k2_cli_fail(const k2_cli_opts *o, int code, GrB_Info info, const char *message, const char *fmt, ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  bool has_message = message != NULL && message[0] != '\0';
+  return k2_cli_error(o, code, "%s%s%s (%s)", what, has_message ? ": " : "", has_message ? message : "",
+                      k2_cli_info_name(info));
+}
+
+const char *k2_cli_info_name(GrB_Info info) {
+  return info == K2_CONVERGENCE_FAILURE ? "K2_CONVERGENCE_FAILURE" : K2_info_name(info);
 }
 
 const char *k2_cli_engine(void) {
@@ -256,7 +272,7 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
   }
   *seconds = k2_cli_now() - p.t0;
   if (info != GrB_SUCCESS) {
-    return k2_cli_error(o, K2_CLI_FAIL, "cannot %s %s: %s", what, path, K2_error_string());
+    return k2_cli_fail(o, K2_CLI_FAIL, info, K2_error_string(), "cannot %s %s", what, path);
   }
   return 0;
 }
@@ -292,7 +308,7 @@ int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_forma
   free(D);
   bool bad = ferror(f) != 0;
   if (f != stdout) bad |= fclose(f) != 0;
-  if (info != GrB_SUCCESS) return k2_cli_error(o, K2_CLI_FAIL, "cannot extract the result (%d)", (int)info);
+  if (info != GrB_SUCCESS) return k2_cli_fail(o, K2_CLI_FAIL, info, NULL, "cannot extract the result");
   if (bad) return k2_cli_error(o, K2_CLI_FAIL, "error writing %s", o->out);
   return 0;
 }

@@ -19,14 +19,28 @@ static double demo_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-#define DEMO_TRY(call)                                                              \
-  do {                                                                              \
-    GrB_Info info_ = (call);                                                        \
-    if (info_ != GrB_SUCCESS) {                                                     \
-      fprintf(stderr, "k2grb demo: %s failed (%d): %s\n", #call, (int)info_,        \
-              K2_error_string());                                                   \
-      return 1;                                                                     \
-    }                                                                               \
+static const k2_cli_opts demo_cli = {.cmd = "demo"};
+
+// On a failure one line "k2grb demo: what: message (GrB_NAME)", exit code 1, and on to the
+// cleanup. The library's message is cleared before each call: GraphBLAS calls leave it alone.
+#define DEMO_TRY(what, call)                                                                \
+  do {                                                                                      \
+    K2_error_clear();                                                                       \
+    GrB_Info info_ = (call);                                                                \
+    if (info_ != GrB_SUCCESS) {                                                             \
+      rc = k2_cli_fail(&demo_cli, K2_CLI_FAIL, info_, K2_error_string(), "%s", (what));     \
+      goto done;                                                                            \
+    }                                                                                       \
+  } while (0)
+
+// The same for an algorithm, whose message (msg) says which step failed.
+#define DEMO_ALG(call)                                                                      \
+  do {                                                                                      \
+    GrB_Info info_ = (call);                                                                \
+    if (info_ != GrB_SUCCESS) {                                                             \
+      rc = k2_cli_fail(&demo_cli, K2_CLI_FAIL, info_, NULL, "%s", msg);                     \
+      goto done;                                                                            \
+    }                                                                                       \
   } while (0)
 
 static void demo_usage(FILE *f) {
@@ -78,85 +92,98 @@ int k2grb_demo(int argc, char **argv) {
       return 2;
     }
   }
-  DEMO_TRY(K2_init());
+  GrB_Info info = K2_init();
+  if (info != GrB_SUCCESS) return k2_cli_fail(&demo_cli, K2_CLI_FAIL, info, K2_error_string(), "initialising");
+  // everything the demo allocates, freed at the end whatever happens (a failure jumps there)
+  int rc = K2_CLI_FAIL;
+  K2_Edges E = {0};
+  K2_Matrix A = NULL;
+  GrB_Matrix G = NULL;
+  GrB_Scalar one = NULL;
+  GrB_Vector xv = NULL, w = NULL, lk = NULL, pk = NULL, lg = NULL, pg = NULL, rk = NULL, rg = NULL;
+  GrB_Index *I = NULL, *J = NULL;
+  float *x = NULL, *y = NULL;
+  char msg[K2_MSG_LEN];
   K2_RmatParams p;
   K2_RmatParams_default(&p, scale);
   p.edge_factor = ef;
   p.seed = seed;
-  K2_Edges E;
   double t0 = demo_now();
-  DEMO_TRY(K2_Gen_rmat(&E, &p));
+  DEMO_TRY("generating the R-MAT graph", K2_Gen_rmat(&E, &p));
   double tgen = demo_now() - t0;
-  K2_Matrix A = NULL;
-  DEMO_TRY(K2_Matrix_new(&A, E.nrows, E.ncols));
+  DEMO_TRY("creating the tree", K2_Matrix_new(&A, E.nrows, E.ncols));
   t0 = demo_now();
-  DEMO_TRY(K2_Matrix_build_32(A, E.I, E.J, E.nvals));
+  DEMO_TRY("building the tree", K2_Matrix_build_32(A, E.I, E.J, E.nvals));
   double tbuild = demo_now() - t0;
   GrB_Index n = E.nrows, nv;
   GrB_Index src = E.nvals ? E.I[0] : 0;  // a vertex with an out-edge
-  DEMO_TRY(K2_Matrix_nvals(&nv, A));
+  DEMO_TRY("counting the edges", K2_Matrix_nvals(&nv, A));
   K2_MemoryUsage u;
-  DEMO_TRY(K2_Matrix_memoryUsage(&u, A));
+  DEMO_TRY("measuring the tree", K2_Matrix_memoryUsage(&u, A));
   uint64_t tree = u.tree + u.directory + u.top;
 
   // the same graph as a SuiteSparse CSR (iso Boolean, by row)
-  GrB_Matrix G = NULL;
-  DEMO_TRY(GrB_Matrix_new(&G, GrB_BOOL, n, n));
+  DEMO_TRY("building the SuiteSparse matrix", GrB_Matrix_new(&G, GrB_BOOL, n, n));
   GrB_Index m = E.nvals;
-  GrB_Index *I = malloc((m + 1) * sizeof(GrB_Index)), *J = malloc((m + 1) * sizeof(GrB_Index));
-  if (I == NULL || J == NULL) return 1;
+  I = malloc((m + 1) * sizeof(GrB_Index));
+  J = malloc((m + 1) * sizeof(GrB_Index));
+  if (I == NULL || J == NULL) {
+    rc = k2_cli_error(&demo_cli, K2_CLI_FAIL, "out of memory for %llu edges", (unsigned long long)m);
+    goto done;
+  }
   for (GrB_Index k = 0; k < E.nvals; k++) {
     I[k] = E.I[k];
     J[k] = E.J[k];
   }
   K2_Edges_free(&E);
-  GrB_Scalar one = NULL;
-  DEMO_TRY(GrB_Scalar_new(&one, GrB_BOOL));
-  DEMO_TRY(GrB_Scalar_setElement_BOOL(one, true));
-  DEMO_TRY(GxB_Matrix_build_Scalar(G, I, J, one, m));
-  free(I);
-  free(J);
+  DEMO_TRY("building the SuiteSparse matrix", GrB_Scalar_new(&one, GrB_BOOL));
+  DEMO_TRY("building the SuiteSparse matrix", GrB_Scalar_setElement_BOOL(one, true));
+  DEMO_TRY("building the SuiteSparse matrix", GxB_Matrix_build_Scalar(G, I, J, one, m));
+  free(I), I = NULL;
+  free(J), J = NULL;
   GrB_Scalar_free(&one);
-  DEMO_TRY(GrB_wait(G, GrB_MATERIALIZE));
+  DEMO_TRY("building the SuiteSparse matrix", GrB_wait(G, GrB_MATERIALIZE));
 
-  float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
-  GrB_Vector xv = NULL, w = NULL;
-  DEMO_TRY(GrB_Vector_new(&xv, GrB_FP32, n));
+  x = malloc(n * sizeof(float));
+  y = malloc(n * sizeof(float));
+  if (x == NULL || y == NULL) {
+    rc = k2_cli_error(&demo_cli, K2_CLI_FAIL, "out of memory for vectors of %llu entries", (unsigned long long)n);
+    goto done;
+  }
+  DEMO_TRY("creating the vectors", GrB_Vector_new(&xv, GrB_FP32, n));
   for (GrB_Index i = 0; i < n; i++) {
     x[i] = (float)((i * 2654435761u) % 1024) / 1024.0f;
-    DEMO_TRY(GrB_Vector_setElement_FP32(xv, x[i], i));
+    DEMO_TRY("creating the vectors", GrB_Vector_setElement_FP32(xv, x[i], i));
   }
-  DEMO_TRY(GrB_Vector_new(&w, GrB_FP32, n));
+  DEMO_TRY("creating the vectors", GrB_Vector_new(&w, GrB_FP32, n));
   t0 = demo_now();
-  DEMO_TRY(K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP32));
+  DEMO_TRY("the right product on the tree", K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP32));
   double tk2r = demo_now() - t0;
   K2_Engine eng = K2_last_engine();
   t0 = demo_now();
-  DEMO_TRY(GrB_mxv(w, NULL, NULL, GxB_PLUS_SECOND_FP32, G, xv, NULL));
-  DEMO_TRY(GrB_wait(w, GrB_MATERIALIZE));
+  DEMO_TRY("the right product in SuiteSparse", GrB_mxv(w, NULL, NULL, GxB_PLUS_SECOND_FP32, G, xv, NULL));
+  DEMO_TRY("the right product in SuiteSparse", GrB_wait(w, GrB_MATERIALIZE));
   double tgrbr = demo_now() - t0;
   double dr = demo_diff(y, w, n);
   t0 = demo_now();
-  DEMO_TRY(K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP32));
+  DEMO_TRY("the left product on the tree", K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP32));
   double tk2l = demo_now() - t0;
   GrB_Vector_free(&w);
-  DEMO_TRY(GrB_Vector_new(&w, GrB_FP32, n));
+  DEMO_TRY("creating the vectors", GrB_Vector_new(&w, GrB_FP32, n));
   t0 = demo_now();
-  DEMO_TRY(GrB_vxm(w, NULL, NULL, GxB_PLUS_FIRST_FP32, xv, G, NULL));
-  DEMO_TRY(GrB_wait(w, GrB_MATERIALIZE));
+  DEMO_TRY("the left product in SuiteSparse", GrB_vxm(w, NULL, NULL, GxB_PLUS_FIRST_FP32, xv, G, NULL));
+  DEMO_TRY("the left product in SuiteSparse", GrB_wait(w, GrB_MATERIALIZE));
   double tgrbl = demo_now() - t0;
   double dl = demo_diff(y, w, n);
   bool ok = dr <= 1e-5 && dl <= 1e-5;
 
   // BFS, levels and parents, on both storages: levels identical, parents of the tree valid
-  char msg[K2_MSG_LEN];
-  GrB_Vector lk = NULL, pk = NULL, lg = NULL, pg = NULL;
   t0 = demo_now();
-  DEMO_TRY(K2_bfs_k2(&lk, &pk, A, src, msg));
+  DEMO_ALG(K2_bfs_k2(&lk, &pk, A, src, msg));
   double tbk = demo_now() - t0;
   K2_Engine beng = K2_last_engine();
   t0 = demo_now();
-  DEMO_TRY(K2_bfs_grb(&lg, &pg, G, src, msg));
+  DEMO_ALG(K2_bfs_grb(&lg, &pg, G, src, msg));
   double tbg = demo_now() - t0;
   int64_t *a = k2_cli_dense_i64(lk, n, -1), *b = k2_cli_dense_i64(lg, n, -1), *par = k2_cli_dense_i64(pk, n, -1);
   bool bfs_same = a && b && par, bfs_valid = bfs_same;
@@ -176,14 +203,13 @@ int k2grb_demo(int argc, char **argv) {
   GrB_free(&lk), GrB_free(&pk), GrB_free(&lg), GrB_free(&pg);
 
   // PageRank (LAGr_PageRank: damping 0.85, tol 1e-4, at most 100 iterations)
-  GrB_Vector rk = NULL, rg = NULL;
   int itk = 0, itg = 0;
   t0 = demo_now();
-  DEMO_TRY(K2_pagerank_k2(&rk, &itk, A, 0.85f, 1e-4f, 100, msg));
+  DEMO_ALG(K2_pagerank_k2(&rk, &itk, A, 0.85f, 1e-4f, 100, msg));
   double tpk = demo_now() - t0;
   K2_Engine peng = K2_last_engine();
   t0 = demo_now();
-  DEMO_TRY(K2_pagerank_grb(&rg, &itg, G, 0.85f, 1e-4f, 100, msg));
+  DEMO_ALG(K2_pagerank_grb(&rg, &itg, G, 0.85f, 1e-4f, 100, msg));
   double tpg = demo_now() - t0;
   double *rx = k2_cli_dense_f64(rk, n, 0), *ry = k2_cli_dense_f64(rg, n, 0), pdiff = INFINITY;
   if (rx && ry) {
@@ -219,12 +245,18 @@ int k2grb_demo(int argc, char **argv) {
   printf("  %-28s %14s  (BFS %s, PageRank %s)\n", "engine", K2_engine_name(eng), K2_engine_name(beng),
          K2_engine_name(peng));
   printf("  %-28s %14s\n", "agreement with SuiteSparse", ok ? "yes" : "NO");
+  rc = ok ? 0 : 1;
+done:
+  K2_Edges_free(&E);
+  free(I);
+  free(J);
   free(x);
   free(y);
-  GrB_Vector_free(&xv);
-  GrB_Vector_free(&w);
+  GrB_Scalar_free(&one);
+  GrB_free(&xv), GrB_free(&w);
+  GrB_free(&lk), GrB_free(&pk), GrB_free(&lg), GrB_free(&pg), GrB_free(&rk), GrB_free(&rg);
   GrB_Matrix_free(&G);
   K2_Matrix_free(&A);
   K2_finalize();
-  return ok ? 0 : 1;
+  return rc;
 }

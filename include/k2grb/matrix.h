@@ -26,8 +26,18 @@ typedef struct K2_Matrix_opaque *K2_Matrix;
 GrB_Info K2_init(void);
 GrB_Info K2_finalize(void);
 
-// Last error message of the library (thread-local; never NULL).
+// Last error message of the library (thread-local; never NULL). Messages are written for
+// users: what was wrong, naming the argument or the file and line of the input; the code is
+// the GrB_Info the call returned, never part of the message.
 const char *K2_error_string(void);
+// Forget the calling thread's last message (K2_error_string() is then ""). A caller that
+// reports a failure of a sequence of calls, some of them to GraphBLAS (which leaves the message
+// alone), clears it first so that the message it shows belongs to that failure.
+void K2_error_clear(void);
+// The name of a GrB_Info code of SuiteSparse:GraphBLAS 7.4 ("GrB_OUT_OF_MEMORY", "GxB_EXHAUSTED",
+// ...): a static string. Any other value gives "unknown GrB_Info N", in a buffer of the
+// calling thread kept until its next call with an unknown value.
+const char *K2_info_name(GrB_Info info);
 
 //==============================================================================================
 // format options, fixed when a tree is built

@@ -58,7 +58,7 @@ GrB_Info k2_bridge_done(const char *fn, GrB_Info info) {
   // Every failure says something: a path that returned a code without a message (GraphBLAS's
   // own, passed through) must not leave an earlier call's text in K2_error_string.
   if (info < GrB_SUCCESS && k2_error_get()[0] == '\0') {
-    k2_error_set(info, "%s: GraphBLAS failed and gave no reason", fn);
+    k2_error_set(info, "%s: GraphBLAS failed without a reason (%s)", fn, K2_info_name(info));
   }
   return info;
 }

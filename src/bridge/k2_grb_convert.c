@@ -81,7 +81,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   if (!sorted) {
     K2_FREE_WORK;
     K2_MATRIX_FAIL(A, GrB_INVALID_OBJECT,
-                   "K2_Matrix_toGrB: extractTuples did not return row-major order");
+                   "K2_Matrix_toGrB: the entries of the tree did not come in row order");
   }
   if (got == 0) {
     // no entries: GraphBLAS's own empty matrix (7.4 reduces the rows of a packed CSR with
@@ -134,7 +134,11 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   }
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
+<<<<<<< HEAD
     K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: GraphBLAS could not take the matrix");
+=======
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: SuiteSparse:GraphBLAS could not take the arrays of the matrix");
+>>>>>>> fix-msg
   }
   *G = M;
   M = NULL;
@@ -151,7 +155,7 @@ GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
   if ((info = GrB_Matrix_nvals(&nvals, G)) != GrB_SUCCESS ||
       (info = GrB_Matrix_nrows(&nrows, G)) != GrB_SUCCESS ||
       (info = GrB_Matrix_ncols(&ncols, G)) != GrB_SUCCESS) {
-    K2_FAIL(info, "K2_Matrix_fromGrB: G is not a valid GrB_Matrix (%d)", (int)info);
+    K2_FAIL(info, "K2_Matrix_fromGrB: G is not a valid GrB_Matrix");
   }
   if (nrows > K2_INDEX_MAX || ncols > K2_INDEX_MAX) {
     K2_FAIL(GrB_INVALID_VALUE, "K2_Matrix_fromGrB: %llu x %llu exceeds 2^32 x 2^32",
@@ -178,7 +182,7 @@ GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
   }
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
-    K2_FAIL(info, "K2_Matrix_fromGrB: extracting the pattern failed (%d)", (int)info);
+    K2_FAIL(info, "K2_Matrix_fromGrB: reading the pattern of G failed");
   }
   K2_TRY(K2_Matrix_new(&M, nrows, ncols));
   K2_TRY(K2_Matrix_build_64(M, I, J, got));
@@ -208,7 +212,7 @@ GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
   // finished, so that concurrent GraphBLAS readers never see pending work
   if ((info = GrB_Matrix_wait(M, GrB_MATERIALIZE)) != GrB_SUCCESS) {
     GrB_Matrix_free(&M);
-    K2_MATRIX_FAIL(A, info, "K2_Matrix_getGrB: GrB_Matrix_wait failed");
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_getGrB: finishing the GraphBLAS copy of the matrix failed");
   }
   pthread_mutex_lock(&A->lock);
   if (A->grb_cache == NULL) {

@@ -32,7 +32,7 @@ static GrB_Info k2_extract_matrix(GrB_Index *I, GrB_Index *J, void *X, GrB_Index
 static GrB_Info k2_fail_grb(GrB_Info info, GrB_Matrix C, const char *fn) {
   const char *msg = NULL;
   GrB_Matrix_error(&msg, C);
-  K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "GraphBLAS error");
+  K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "the GraphBLAS operation on C failed");
 }
 
 // C<M> = accum (C, A*B) (k2_first) or accum (C, B*A), A the K2_Matrix.
@@ -228,7 +228,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
                   : GxB_Matrix_pack_BitmapC(target, (int8_t **)&yp, &y, psize, ysize, false, nvals, NULL);
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
-    K2_FAIL(info, "%s: packing the result failed (%d)", fn, (int)info);
+    K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the result matrix", fn);
   }
   if (!direct) {
     info = GrB_Matrix_apply(C, M, accum, k2_type_identity_op(c.type), T,

@@ -52,8 +52,7 @@ GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp acc
   if (mask == NULL && !comp && accum == NULL && wtype == k2_type_grb(t)) {
     info = k2_bridge_pack(w, y, y_present, n, nvals, ts);
     if (info != GrB_SUCCESS) {
-      K2_FAIL(info, "%s: packing the result into w failed (%d)", fn,
-              (int)info);
+      K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the result into w", fn);
     }
     return GrB_SUCCESS;
   }
@@ -67,12 +66,12 @@ GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp acc
       const char *msg = "";
       GrB_Vector_error(&msg, w);
       GrB_Vector_free(&T);
-      K2_FAIL(info, "%s: %s", fn, msg ? msg : "");
+      K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "applying the mask and accumulator to w failed");
     }
   }
   GrB_Vector_free(&T);
   if (info != GrB_SUCCESS) {
-    K2_FAIL(info, "%s: building the result failed (%d)", fn, (int)info);
+    K2_FAIL(info, "%s: building the result vector failed", fn);
   }
   return GrB_SUCCESS;
 }
@@ -117,7 +116,7 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   }
   if (info != GrB_SUCCESS) {
     // the message lives in T or w: record it before T goes
-    k2_error_set(info, "%s (SuiteSparse): %s", fn, msg != NULL && msg[0] ? msg : "no reason given");
+    k2_error_set(info, "%s (SuiteSparse): %s", fn, msg != NULL && msg[0] ? msg : "the product failed");
   }
   GrB_Vector_free(&T);
   return info;
@@ -141,7 +140,7 @@ static GrB_Info k2_empty_product(const char *fn, GrB_Vector w, GrB_Vector mask,
   if (info != GrB_SUCCESS) {
     const char *msg = NULL;
     GrB_Vector_error(&msg, w);
-    K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "error");
+    K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "assigning the empty product to w failed");
   }
   return GrB_SUCCESS;
 }

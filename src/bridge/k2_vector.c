@@ -32,7 +32,7 @@ GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, boo
   if (info == GrB_SUCCESS) info = GxB_Descriptor_get(&in0, desc, GrB_INP0);
   if (info == GrB_SUCCESS) info = GxB_Descriptor_get(&in1, desc, GrB_INP1);
   if (info != GrB_SUCCESS) {
-    K2_FAIL(info, "desc is not a valid GrB_Descriptor (%d)", (int)info);
+    K2_FAIL(info, "desc is not a valid GrB_Descriptor");
   }
   *replace = (out == GrB_REPLACE);
   *comp = ((int)mask & GrB_COMP) != 0;

@@ -60,19 +60,19 @@ int fail(int info, const char *fmt, ...) {
   return k2_cuda_fail(info, msg);
 }
 
-// A CUDA error from `call`: allocation failures decline (the dispatcher falls back to the
-// CPU), anything else is GrB_PANIC naming the call.
-int cuda_fail(cudaError_t e, const char *call) {
+// A CUDA error while doing `what` (in words): allocation failures decline (the dispatcher
+// falls back to the CPU), anything else is GrB_PANIC with CUDA's description of the error.
+int cuda_fail(cudaError_t e, const char *what) {
   (void)cudaGetLastError();  // clear a non-sticky error
   if (e == cudaErrorMemoryAllocation)
-    return fail(K2_DECLINED, "k2_cuda: %s: out of device memory", call);
-  return fail(kGrbPanic, "k2_cuda: %s failed: %s (%s)", call, cudaGetErrorName(e),
-              cudaGetErrorString(e));
+    return fail(K2_DECLINED, "CUDA engine: %s: out of device memory", what);
+  return fail(kGrbPanic, "CUDA engine: %s failed: %s (%s)", what, cudaGetErrorString(e),
+              cudaGetErrorName(e));
 }
-#define K2CU_TRY(call)                                        \
-  do {                                                        \
-    cudaError_t k2cu_e_ = (call);                             \
-    if (k2cu_e_ != cudaSuccess) return cuda_fail(k2cu_e_, #call); \
+#define K2CU_TRY(what, call)                                          \
+  do {                                                                \
+    cudaError_t k2cu_e_ = (call);                                     \
+    if (k2cu_e_ != cudaSuccess) return cuda_fail(k2cu_e_, (what));    \
   } while (0)
 
 cudaError_t dev_alloc(void **p, uint64_t bytes) {
@@ -240,7 +240,7 @@ int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   if (ce == cudaSuccess) ce = upload_copy(m->bpat, hb.pattern, hb.count * 2);
   ce = upload_wait(ce);
   k2_row_blocks_free(&hb);
-  if (ce != cudaSuccess) return cuda_fail(ce, "cudaMemcpyAsync (row blocks upload)");
+  if (ce != cudaSuccess) return cuda_fail(ce, "copying the row blocks to the device");
   return 0;
 }
 
@@ -266,21 +266,21 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
     ce = upload_copy(m->frontier, f != nullptr ? f : A->frontier_codes, frontier_count(A) * 8);
   ce = upload_wait(ce);
   free(f);
-  if (ce != cudaSuccess) return cuda_fail(ce, "cudaMemcpyAsync (matrix upload)");
+  if (ce != cudaSuccess) return cuda_fail(ce, "copying the tree to the device");
   return 0;
 }
 
 int upload(const k2_view *A, int config, DevMatrix **out) {
   *out = nullptr;
-  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
-  if (!view_ok(A)) return fail(K2_DECLINED, "k2_cuda: tree layout not supported by the engine");
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  if (!view_ok(A)) return fail(K2_DECLINED, "CUDA engine: tree layout not supported by the engine");
   config = resolve_config(A, config);
   if (config == K2_CUDA_CONFIG_ROWS) {
     int rc = rows_check(A);
     if (rc != 0) return rc;
   }
   DevMatrix *m = new (std::nothrow) DevMatrix();
-  if (m == nullptr) return fail(kGrbOutOfMemory, "k2_cuda: out of host memory");
+  if (m == nullptr) return fail(kGrbOutOfMemory, "CUDA engine: out of host memory");
   m->config = config;
   m->nrows = A->nrows;
   m->ncols = A->ncols;
@@ -297,14 +297,14 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
   const uint64_t bytes = part[0] + part[1] + part[2] + part[3] + part[4];
   if (g_settings.budget != 0 && bytes > g_settings.budget) {
     delete m;
-    return fail(K2_DECLINED, "k2_cuda: the matrix needs %llu device bytes, over the budget of %llu",
+    return fail(K2_DECLINED, "CUDA engine: the matrix needs %llu device bytes, over the budget of %llu",
                 (unsigned long long)bytes, (unsigned long long)g_settings.budget);
   }
   if (bytes > 0) {
     cudaError_t e = dev_alloc(&m->mem, bytes);
     if (e != cudaSuccess) {
       delete m;
-      return cuda_fail(e, "cudaMalloc (matrix)");
+      return cuda_fail(e, "allocating the matrix on the device");
     }
     m->mem_bytes = bytes;
     const int rc = config == K2_CUDA_CONFIG_ROWS ? upload_rows(A, m, part) : upload_tree(A, m, part);
@@ -347,7 +347,7 @@ int ensure_workspace(uint64_t need) {
     g_ws_bytes = 0;
   }
   cudaError_t e = dev_alloc(&g_ws, need);
-  if (e != cudaSuccess) return cuda_fail(e, "cudaMalloc (workspace)");
+  if (e != cudaSuccess) return cuda_fail(e, "allocating the workspace on the device");
   g_ws_bytes = need;
   g_ws_gen++;
   return 0;
@@ -373,8 +373,9 @@ void vec_args_fill(VecArgs *v, const k2_product *P) {
 int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scratch,
             cudaStream_t s) {
   const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
-  K2CU_TRY(launch_init(P->type, P->monoid, P->y, out_len, s));
-  if (P->y_present != nullptr) K2CU_TRY(cudaMemsetAsync(P->y_present, 0, out_len, s));
+  K2CU_TRY("filling y with the identity", launch_init(P->type, P->monoid, P->y, out_len, s));
+  if (P->y_present != nullptr)
+    K2CU_TRY("clearing the presence of y", cudaMemsetAsync(P->y_present, 0, out_len, s));
   if (m->config == K2_CUDA_CONFIG_ROWS) {
     RowsArgs ra;
     ra.row = m->brow;
@@ -382,7 +383,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
     ra.pat = m->bpat;
     ra.n = m->n_blocks;
     vec_args_fill(&ra.v, P);
-    K2CU_TRY(launch_rows(P->type, P->monoid, ra, s));
+    K2CU_TRY("the row-block product", launch_rows(P->type, P->monoid, ra, s));
     return 0;
   }
   uint32_t G = 1;
@@ -403,14 +404,15 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
     t.offsets = offsets;
     t.child_begin = st.child_begin;
     if (plan->scan)
-      K2CU_TRY(launch_scan(temp, plan->temp_bytes, m->sig, st.node_begin, st.n, offsets, s));
+      K2CU_TRY("the scan of a level's child offsets",
+               launch_scan(temp, plan->temp_bytes, m->sig, st.node_begin, st.n, offsets, s));
     if (!st.leaf) {
       ExpandArgs ea;
       ea.t = t;
       ea.out = (uint64_t *)(scratch + plan->buf_off[st.level + st.span]);
       ea.levels = st.span;
       ea.out_begin = st.out_begin;
-      K2CU_TRY(launch_expand(ea, s));
+      K2CU_TRY("expanding a level of the tree", launch_expand(ea, s));
     } else {
       LeafArgs la;
       la.t = t;
@@ -420,7 +422,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
       la.leaf_bits = m->leaf_bits;
       la.G = G;
       vec_args_fill(&la.v, P);
-      K2CU_TRY(launch_leaf(P->type, P->monoid, la, s));
+      K2CU_TRY("the product of the leaves", launch_leaf(P->type, P->monoid, la, s));
     }
   }
   return 0;
@@ -443,7 +445,8 @@ int run(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P, c
       cudaGraphExecDestroy(m->graph);
       m->graph = nullptr;
     }
-    K2CU_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    K2CU_TRY("recording the product as a graph",
+             cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     int rc = enqueue(m, plan, P, scratch, s);
     cudaGraph_t graph = nullptr;
     cudaError_t e = cudaStreamEndCapture(s, &graph);
@@ -451,16 +454,16 @@ int run(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P, c
       if (graph != nullptr) cudaGraphDestroy(graph);
       return rc;
     }
-    if (e != cudaSuccess) return cuda_fail(e, "cudaStreamEndCapture");
+    if (e != cudaSuccess) return cuda_fail(e, "recording the product as a graph");
     e = cudaGraphInstantiate(&m->graph, graph, 0);
     cudaGraphDestroy(graph);
     if (e != cudaSuccess) {
       m->graph = nullptr;
-      return cuda_fail(e, "cudaGraphInstantiate");
+      return cuda_fail(e, "preparing the recorded product");
     }
     m->graph_key = key;
   }
-  K2CU_TRY(cudaGraphLaunch(m->graph, s));
+  K2CU_TRY("launching the recorded product", cudaGraphLaunch(m->graph, s));
   return 0;
 }
 
@@ -494,8 +497,8 @@ void host_identity(const k2_view *A, const k2_product *P) {
 }
 
 int product_host(const k2_view *A, const k2_product *P) {
-  if (!check_product(A, P)) return fail(K2_DECLINED, "k2_cuda: product not supported");
-  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
+  if (!check_product(A, P)) return fail(K2_DECLINED, "CUDA engine: product not supported");
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   if (A->n_internal == 0) {
     host_identity(A, P);
     return 0;
@@ -518,7 +521,7 @@ int product_host(const k2_view *A, const k2_product *P) {
   const uint64_t need = plan->bytes + vec;
   if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
     return fail(K2_DECLINED,
-                "k2_cuda: the product needs %llu device bytes (matrix %llu, scratch %llu, vectors "
+                "CUDA engine: the product needs %llu device bytes (matrix %llu, scratch %llu, vectors "
                 "%llu), over the budget of %llu",
                 (unsigned long long)(m->mem_bytes + need), (unsigned long long)m->mem_bytes,
                 (unsigned long long)plan->bytes, (unsigned long long)vec,
@@ -548,38 +551,48 @@ int product_host(const k2_view *A, const k2_product *P) {
     v += align_up(out);
   }
   cudaStream_t s = g_stream;
-  K2CU_TRY(cudaMemcpyAsync((void *)D.x, P->x, in * ts, cudaMemcpyHostToDevice, s));
+  K2CU_TRY("copying x to the device",
+           cudaMemcpyAsync((void *)D.x, P->x, in * ts, cudaMemcpyHostToDevice, s));
   if (P->x_present)
-    K2CU_TRY(cudaMemcpyAsync((void *)D.x_present, P->x_present, in, cudaMemcpyHostToDevice, s));
+    K2CU_TRY("copying the presence of x to the device",
+             cudaMemcpyAsync((void *)D.x_present, P->x_present, in, cudaMemcpyHostToDevice, s));
   if (P->y_skip)
-    K2CU_TRY(cudaMemcpyAsync((void *)D.y_skip, P->y_skip, out, cudaMemcpyHostToDevice, s));
+    K2CU_TRY("copying the mask to the device",
+             cudaMemcpyAsync((void *)D.y_skip, P->y_skip, out, cudaMemcpyHostToDevice, s));
   rc = run(m, plan, m->plan_id[scan ? 1 : 0], &D, scratch);
   if (rc != 0) return rc;
-  K2CU_TRY(cudaMemcpyAsync(P->y, D.y, out * ts, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("copying y from the device",
+           cudaMemcpyAsync(P->y, D.y, out * ts, cudaMemcpyDeviceToHost, s));
   if (P->y_present)
-    K2CU_TRY(cudaMemcpyAsync(P->y_present, D.y_present, out, cudaMemcpyDeviceToHost, s));
-  K2CU_TRY(cudaStreamSynchronize(s));
+    K2CU_TRY("copying the presence of y from the device",
+             cudaMemcpyAsync(P->y_present, D.y_present, out, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("running the product", cudaStreamSynchronize(s));
   // A temporary copy's graph points at it: Cleanup frees both.
   return 0;
 }
 
 int product_device(const k2_view *A, const k2_product *P) {
-  if (!check_product(A, P)) return fail(K2_DECLINED, "k2_cuda: product not supported");
-  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
+  if (!check_product(A, P)) return fail(K2_DECLINED, "CUDA engine: product not supported");
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   DevMatrix *m = (DevMatrix *)A->device;
-  if (m == nullptr) return fail(kGrbInvalidValue, "k2_cuda: product_device needs a resident matrix");
+  if (m == nullptr) {
+    return fail(kGrbInvalidValue, "CUDA engine: a product on device vectors needs a resident matrix");
+  }
   const bool scan = resolve_scan(P->batch);
   if (A->n_internal == 0) {
     const uint64_t out_len = (P->left ? A->ncols : A->nrows) * P->batch;
-    K2CU_TRY(launch_init(P->type, P->monoid, P->y, out_len, g_stream));
-    if (P->y_present) K2CU_TRY(cudaMemsetAsync(P->y_present, 0, out_len, g_stream));
+    K2CU_TRY("filling y with the identity",
+             launch_init(P->type, P->monoid, P->y, out_len, g_stream));
+    if (P->y_present) {
+      K2CU_TRY("clearing the presence of y", cudaMemsetAsync(P->y_present, 0, out_len, g_stream));
+    }
     return 0;
   }
   Plan *plan;
   int rc = get_plan(m, A, scan, &plan);
   if (rc != 0) return rc;
   if (g_settings.budget != 0 && m->mem_bytes + plan->bytes > g_settings.budget)
-    return fail(K2_DECLINED, "k2_cuda: the product's scratch is over the budget");
+    return fail(K2_DECLINED, "CUDA engine: the product's scratch is over the budget");
   rc = ensure_workspace(plan->bytes);
   if (rc != 0) return rc;
   return run(m, plan, m->plan_id[scan ? 1 : 0], P, (char *)g_ws);
@@ -602,12 +615,12 @@ void k2_cuda_settings_get(k2_cuda_settings *s) {
 int k2_cuda_settings_set(const k2_cuda_settings *s) {
   if (s == nullptr) return kGrbInvalidValue;
   if (s->tile < 16 || s->tile > (UINT64_C(1) << 30))
-    return fail(kGrbInvalidValue, "k2_cuda: tile size %llu outside [16, 2^30]",
+    return fail(kGrbInvalidValue, "CUDA engine: tile size %llu outside [16, 2^30]",
                 (unsigned long long)s->tile);
   if (s->offsets < K2_CUDA_OFFSETS_AUTO || s->offsets > K2_CUDA_OFFSETS_SCAN)
-    return fail(kGrbInvalidValue, "k2_cuda: bad offsets source %d", s->offsets);
+    return fail(kGrbInvalidValue, "CUDA engine: unknown offsets source %d", s->offsets);
   if (s->config < K2_CUDA_CONFIG_AUTO || s->config > K2_CUDA_CONFIG_ROWS)
-    return fail(kGrbInvalidValue, "k2_cuda: bad default configuration %d", s->config);
+    return fail(kGrbInvalidValue, "CUDA engine: unknown default configuration %d", s->config);
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   g_settings = *s;
   return 0;
@@ -621,7 +634,7 @@ int k2_cuda_available(void) {
 int k2_cuda_upload(const k2_view *A, int config, void **device) {
   if (A == nullptr || device == nullptr) return kGrbInvalidValue;
   if (config < K2_CUDA_CONFIG_AUTO || config > K2_CUDA_CONFIG_ROWS)
-    return fail(kGrbInvalidValue, "k2_cuda: bad configuration %d", config);
+    return fail(kGrbInvalidValue, "CUDA engine: unknown configuration %d", config);
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   DevMatrix *m = nullptr;
   int rc = upload(A, config, &m);
@@ -659,13 +672,13 @@ int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_
   if (A == nullptr || P == nullptr || out == nullptr) return kGrbInvalidValue;
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   memset(out, 0, sizeof *out);
-  if (!ensure_init()) return fail(K2_DECLINED, "k2_cuda: no CUDA device");
-  if (!view_ok(A)) return fail(K2_DECLINED, "k2_cuda: tree layout not supported by the engine");
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  if (!view_ok(A)) return fail(K2_DECLINED, "CUDA engine: tree layout not supported by the engine");
   if (config == K2_CUDA_CONFIG_AUTO && A->device != nullptr)
     config = ((const DevMatrix *)A->device)->config;
   config = resolve_config(A, config);
   if (config < K2_CUDA_CONFIG_TREE || config > K2_CUDA_CONFIG_ROWS)
-    return fail(kGrbInvalidValue, "k2_cuda: bad configuration %d", config);
+    return fail(kGrbInvalidValue, "CUDA engine: unknown configuration %d", config);
   if (config == K2_CUDA_CONFIG_ROWS) {
     int rc = rows_check(A);
     if (rc != 0) return rc;

@@ -224,7 +224,7 @@ int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Pl
     size_t t = scan_temp_bytes(plan->max_n);
     if (t == 0) {
       (void)cudaGetLastError();
-      return k2_cuda_fail(kGrbPanic, "k2_cuda: cub::DeviceScan::ExclusiveSum (size query) failed");
+      return k2_cuda_fail(kGrbPanic, "CUDA engine: sizing the scratch of the offset scan failed");
     }
     plan->temp_bytes = t;
     plan->temp_off = off;
@@ -320,7 +320,9 @@ const char *replay(const k2_view *A, const Plan &plan) {
 extern "C" int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse,
                                    k2_cuda_plan_rule rule, uint64_t *steps,
                                    uint64_t *scratch) {
-  if (A == nullptr || M < 16) return k2_cuda_fail(k2cu::kGrbInvalidValue, "k2_cuda_plan_replay: bad arguments");
+  if (A == nullptr || M < 16) {
+    return k2_cuda_fail(k2cu::kGrbInvalidValue, "CUDA plan replay: A is NULL or M is below 16");
+  }
   k2cu::Plan plan;
   int rc = k2cu::make_plan(A, K2_CUDA_CONFIG_TREE, M, false, fuse, &plan, rule);
   if (rc != 0) return rc;

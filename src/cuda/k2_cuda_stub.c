@@ -21,7 +21,7 @@ int k2_cuda_settings_set(const k2_cuda_settings *s) {
   if (s == NULL || s->tile < 16 || s->tile > (UINT64_C(1) << 30) ||
       s->offsets < K2_CUDA_OFFSETS_AUTO || s->offsets > K2_CUDA_OFFSETS_SCAN ||
       s->config < K2_CUDA_CONFIG_AUTO || s->config > K2_CUDA_CONFIG_ROWS)
-    return k2_cuda_fail(GrB_INVALID_VALUE, "k2_cuda: bad device setting");
+    return k2_cuda_fail(GrB_INVALID_VALUE, "CUDA engine: a device setting is out of range");
   k2_stub_settings = *s;
   return 0;
 }
@@ -30,7 +30,7 @@ int k2_cuda_upload(const k2_view *A, int config, void **device) {
   (void)A;
   (void)config;
   if (device) *device = NULL;
-  return k2_cuda_fail(K2_DECLINED, "k2_cuda: built without CUDA");
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
 void k2_cuda_release(void *device) { (void)device; }
 int k2_cuda_device_config(const void *device) {
@@ -45,7 +45,7 @@ int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, k2_cuda_plan_ru
   (void)rule;
   if (steps) *steps = 0;
   if (scratch) *scratch = 0;
-  return k2_cuda_fail(K2_DECLINED, "k2_cuda: built without CUDA");
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
 int k2_cuda_resolve_config(const k2_view *A, int config) {
   (void)A;
@@ -54,7 +54,7 @@ int k2_cuda_resolve_config(const k2_view *A, int config) {
 int k2_cuda_product(const k2_view *A, const k2_product *P) {
   (void)A;
   (void)P;
-  return k2_cuda_fail(K2_DECLINED, "k2_cuda: built without CUDA");
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
 int k2_cuda_product_device(const k2_view *A, const k2_product *P) { return k2_cuda_product(A, P); }
 int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_cuda_bytes *out) {
@@ -62,7 +62,7 @@ int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_
   (void)config;
   (void)P;
   if (out) memset(out, 0, sizeof *out);
-  return k2_cuda_fail(K2_DECLINED, "k2_cuda: built without CUDA");
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
 uint64_t k2_cuda_allocated_bytes(void) { return 0; }
 uint64_t k2_cuda_peak_bytes(void) { return 0; }

@@ -115,7 +115,8 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P) {
     if (k2_strict) {
       char why[256];
       snprintf(why, sizeof why, "%s", k2_error_get());
-      K2_FAIL(GrB_NOT_IMPLEMENTED, "the CUDA engine declined the product (strict mode): %s", why);
+      K2_FAIL(GrB_NOT_IMPLEMENTED, "the CUDA engine declined the product (strict mode): %s",
+              why[0] ? why : "it gave no reason");
     }
   }
   // the OpenMP engine's task plan for this direction, built once per matrix

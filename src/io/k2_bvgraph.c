@@ -923,7 +923,7 @@ static GrB_Info bv_decode_sequential(const bv_graph *G, uint32_t *I, uint32_t *J
 GrB_Info k2_bvgraph_read(K2_Edges *E, const char *basename, const K2_ReadOptions *opt,
                          const k2_bvgraph_config *cfg) {
   if (E == NULL || basename == NULL)
-    K2_FAIL(GrB_NULL_POINTER, "K2_Edges_readBVGraph: NULL argument");
+    K2_FAIL(GrB_NULL_POINTER, "K2_Edges_readBVGraph: %s is NULL", E == NULL ? "E" : "basename");
   k2_bvgraph_config defaults = {.use_offsets = true, .chunks = 0};
   if (cfg == NULL) cfg = &defaults;
 

@@ -98,7 +98,7 @@ static inline uint64_t gen_perm_apply(const gen_perm *p, uint64_t x) {
 }
 
 GrB_Info K2_Gen_rmat(K2_Edges *E, const K2_RmatParams *p) {
-  if (E == NULL || p == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_rmat: NULL argument");
+  if (E == NULL || p == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_rmat: %s is NULL", E == NULL ? "E" : "p");
   double d = 1.0 - p->a - p->b - p->c;
   if (p->scale > 32 || !(p->a >= 0 && p->b >= 0 && p->c >= 0 && d >= -1e-12) ||
       !(p->edge_factor >= 0 && p->edge_factor <= 1e6))
@@ -150,7 +150,7 @@ GrB_Info K2_Gen_rmat(K2_Edges *E, const K2_RmatParams *p) {
 //==============================================================================================
 
 GrB_Info K2_Gen_grid2d(K2_Edges *E, uint32_t rows, uint32_t cols) {
-  if (E == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_grid2d: NULL argument");
+  if (E == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_grid2d: E is NULL");
   const uint64_t R = rows, C = cols, n = R * C;
   if (n > ((uint64_t)1 << 32))
     K2_FAIL(GrB_INVALID_VALUE, "K2_Gen_grid2d: %u x %u exceeds 2^32 vertices", rows, cols);
@@ -178,7 +178,7 @@ GrB_Info K2_Gen_grid2d(K2_Edges *E, uint32_t rows, uint32_t cols) {
 }
 
 GrB_Info K2_Gen_uniform(K2_Edges *E, GrB_Index n, GrB_Index m, uint64_t seed) {
-  if (E == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_uniform: NULL argument");
+  if (E == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_uniform: E is NULL");
   if (n > ((uint64_t)1 << 32) || (n == 0 && m > 0) || m > ((uint64_t)1 << 40))
     K2_FAIL(GrB_INVALID_VALUE, "K2_Gen_uniform: need n <= 2^32, n > 0 if m > 0, m <= 2^40");
   K2_Edges out;
@@ -346,7 +346,7 @@ static uint64_t gen_web_host(const gen_web *W, gen_web_scratch *s, uint64_t h, u
 }
 
 GrB_Info K2_Gen_web(K2_Edges *E, GrB_Index n, const K2_WebParams *p) {
-  if (E == NULL || p == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_web: NULL argument");
+  if (E == NULL || p == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_web: %s is NULL", E == NULL ? "E" : "p");
   if (n > ((uint64_t)1 << 32) || !(p->avg_degree >= 0 && p->avg_degree <= 1e5) ||
       !(p->host_size >= 1) || !(p->host_sigma >= 0 && p->host_sigma <= 10) ||
       !(p->copy_prob >= 0 && p->copy_prob <= 1) || !(p->copy_keep >= 0 && p->copy_keep < 1) ||

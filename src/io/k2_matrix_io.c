@@ -44,7 +44,7 @@ GrB_Info k2_edges_read_k2(K2_Edges *E, const char *path, const K2_ReadOptions *o
 }
 
 static GrB_Info k2_write_matrix(K2_Matrix A, const char *path, bool matrix_market) {
-  if (A == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "write: NULL argument");
+  if (A == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "writing a matrix: %s is NULL", A == NULL ? "A" : "path");
   K2_Edges E;
   GrB_Info info = k2_edges_of_matrix(&E, A);
   if (info != GrB_SUCCESS) return info;

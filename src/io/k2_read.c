@@ -48,7 +48,7 @@ static GrB_Info k2_read_text(K2_Edges *E, k2_text *t, K2_FileFormat format,
       info = k2_read_edge_list(&R, t, opt);
       if (info == GrB_SUCCESS && opt->remap_ids) info = k2_edges_remap(&R);
       break;
-    default: info = k2_error_set(GrB_INVALID_VALUE, "%s: not a text format (%d)", t->name, (int)format);
+    default: info = k2_error_set(GrB_INVALID_VALUE, "%s: the format is not a text format", t->name);
   }
   if (info == GrB_SUCCESS) info = k2_edges_apply_options(&R, opt);
   if (info != GrB_SUCCESS) {
@@ -60,7 +60,7 @@ static GrB_Info k2_read_text(K2_Edges *E, k2_text *t, K2_FileFormat format,
 }
 
 GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt_in) {
-  if (E == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Edges_read: NULL argument");
+  if (E == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Edges_read: %s is NULL", E == NULL ? "E" : "path");
   K2_ReadOptions opt;
   if (opt_in != NULL) opt = *opt_in;
   else K2_ReadOptions_default(&opt);
@@ -135,7 +135,7 @@ GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt_
 
 GrB_Info k2_io_read_buffer(K2_Edges *E, const void *data, size_t size, const char *name,
                            const K2_ReadOptions *opt_in) {
-  if (E == NULL || (data == NULL && size > 0)) K2_FAIL(GrB_NULL_POINTER, "k2_io_read_buffer: NULL argument");
+  if (E == NULL || (data == NULL && size > 0)) K2_FAIL(GrB_NULL_POINTER, "reading a buffer: %s is NULL", E == NULL ? "E" : "data");
   K2_ReadOptions opt;
   if (opt_in != NULL) opt = *opt_in;
   else K2_ReadOptions_default(&opt);
@@ -152,7 +152,7 @@ GrB_Info k2_io_read_buffer(K2_Edges *E, const void *data, size_t size, const cha
 }
 
 GrB_Info K2_Matrix_read(K2_Matrix *A, const char *path, const K2_ReadOptions *opt) {
-  if (A == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_read: NULL argument");
+  if (A == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_read: %s is NULL", A == NULL ? "A" : "path");
   size_t n = strlen(path);
   bool k2 = opt != NULL ? opt->format == K2_FORMAT_K2 : false;
   if (opt == NULL || opt->format == K2_FORMAT_AUTO) k2 = n >= 3 && strcasecmp(path + n - 3, ".k2") == 0;

@@ -183,11 +183,22 @@ static GrB_Info mm_coordinate(K2_Edges *E, k2_text *t, mm_field field, mm_symmet
 
 static GrB_Info mm_array(K2_Edges *E, k2_text *t, mm_field field, mm_symmetry sym) {
   uint64_t m = E->nrows, n = E->ncols, want;
+  // Every cell of the array is an entry (the symmetric kinds mirrored): their number must fit in
+  // 64 bits. A 2^32 x 2^32 array has 2^64; then also n (n + 1) overflows.
+  uint64_t cells;
+  if (__builtin_mul_overflow(m, n, &cells)) {
+    return k2_text_error(t, GrB_INVALID_VALUE, "a %llu x %llu array is too large: 2^64 cells or more",
+                         (unsigned long long)m, (unsigned long long)n);
+  }
   if (sym == MM_GENERAL) {
-    if (n != 0 && m > UINT64_MAX / n) return k2_text_error(t, GrB_INVALID_VALUE, "array too large");
-    want = m * n;
+    want = cells;
   } else {
-    want = sym == MM_SKEW ? (n ? n * (n - 1) / 2 : 0) : n * (n + 1) / 2;  // n <= 2^32: no overflow
+    // the stored triangle: n (n + 1) / 2 values, n (n - 1) / 2 without the diagonal (skew);
+    // the even factor is halved first, and the product is at most n n = cells
+    uint64_t a = sym == MM_SKEW ? (n ? n - 1 : 0) : n + 1, b = n;
+    if (a % 2 == 0) a /= 2;
+    else b /= 2;
+    want = a * b;
   }
   uint64_t i = sym == MM_SKEW ? 1 : 0, j = 0, seen = 0;
   char *line;

@@ -89,8 +89,8 @@ static inline void k2_out_pair(k2_out *o, uint64_t a, uint64_t b) {
 }
 
 static GrB_Info k2_check_edges(const K2_Edges *E, const char *path) {
-  if (E == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "write: NULL argument");
-  if (E->nvals > 0 && (E->I == NULL || E->J == NULL)) K2_FAIL(GrB_NULL_POINTER, "write: NULL I or J");
+  if (E == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "writing edges: %s is NULL", E == NULL ? "E" : "path");
+  if (E->nvals > 0 && (E->I == NULL || E->J == NULL)) K2_FAIL(GrB_NULL_POINTER, "%s: E has %llu edges but its I or J is NULL", path, (unsigned long long)E->nvals);
   if (E->nrows > K2_INDEX_MAX || E->ncols > K2_INDEX_MAX) {
     K2_FAIL(GrB_INVALID_VALUE, "%s: dimensions exceed 2^32", path);
   }

@@ -462,8 +462,8 @@ static GrB_Info k2_matrix_line(GrB_Index *out, GrB_Index *count, K2_Matrix A, Gr
   K2_READY(A, where);
   uint64_t limit = by_col ? A->tree.ncols : A->tree.nrows;
   if (idx >= limit)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "%s: %s %llu outside 0..%llu", where, by_col ? "column" : "row",
-                   (unsigned long long)idx, (unsigned long long)limit);
+    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "%s: %s %llu is out of range: the matrix has %llu", where,
+                   by_col ? "column" : "row", (unsigned long long)idx, (unsigned long long)limit);
   return k2_query_line(&A->tree, by_col, idx, out, count);
 }
 

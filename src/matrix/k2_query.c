@@ -76,7 +76,7 @@ GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Inde
   if (keys == NULL || tmp == NULL) {
     free(keys);
     free(tmp);
-    K2_FAIL(GrB_OUT_OF_MEMORY, "k2 query: no memory for %llu entries", (unsigned long long)nv);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "no memory to list the %llu entries", (unsigned long long)nv);
   }
   GrB_Info info = k2_query_cells(t, keys);
   uint32_t row_bits = 1;
@@ -86,7 +86,7 @@ GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Inde
     free(keys);
     free(tmp);
     if (info != GrB_SUCCESS) return info;
-    K2_FAIL(GrB_OUT_OF_MEMORY, "k2 query: no memory");
+    K2_FAIL(GrB_OUT_OF_MEMORY, "no memory to sort the %llu entries", (unsigned long long)nv);
   }
 #pragma omp parallel for schedule(static) if (nv > 65536)
   for (uint64_t k = 0; k < nv; k++) {
@@ -158,7 +158,7 @@ GrB_Info k2_query_line(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *o
   if (t->nvals > 0) k2_line_visit(&w, 0, 0, 0);
   if (out && w.found > w.cap) {
     *count = w.found;
-    K2_FAIL(GrB_INSUFFICIENT_SPACE, "k2 neighbours: room for %llu, found %llu",
+    K2_FAIL(GrB_INSUFFICIENT_SPACE, "out has room for %llu neighbours (count), there are %llu",
             (unsigned long long)w.cap, (unsigned long long)w.found);
   }
   *count = w.found;

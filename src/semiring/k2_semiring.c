@@ -197,11 +197,11 @@ GrB_Info k2_semiring_classify(k2_semiring_class *c, GrB_Semiring s, bool matrix_
   GrB_BinaryOp mult = NULL, addop = NULL;
   GrB_Info info = GxB_Semiring_add(&add, s);
   if (info != GrB_SUCCESS) {
-    K2_FAIL(info, "semiring is not a valid GrB_Semiring (GraphBLAS says %d)", (int)info);
+    K2_FAIL(info, "semiring is not a valid GrB_Semiring");
   }
   if ((info = GxB_Semiring_multiply(&mult, s)) != GrB_SUCCESS ||
       (info = GxB_Monoid_operator(&addop, add)) != GrB_SUCCESS) {
-    K2_FAIL(info, "semiring cannot be decomposed (GraphBLAS says %d)", (int)info);
+    K2_FAIL(info, "semiring cannot be taken apart into its monoid and multiply operator");
   }
 
   int mtype = -1, xtype = -1;
@@ -219,7 +219,7 @@ GrB_Info k2_semiring_classify(k2_semiring_class *c, GrB_Semiring s, bool matrix_
   bool has_terminal = false;
   if ((info = GxB_Monoid_identity(&id, add)) != GrB_SUCCESS ||
       (info = GxB_Monoid_terminal(&has_terminal, &term, add)) != GrB_SUCCESS) {
-    K2_FAIL(info, "monoid cannot be queried (GraphBLAS says %d)", (int)info);
+    K2_FAIL(info, "the identity or terminal value of the semiring's monoid cannot be read");
   }
   switch (mon) {
     case MON_PLUS:

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "util/k2_error.h"
 
+#include <k2grb.h>
+
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +28,7 @@ static void k2_error_record(const char *file, int line, GrB_Info info, const cha
     k2_last_where[0] = '\0';
   }
   if (atomic_load(&k2_error_burble)) {
-    fprintf(stderr, "k2grb: error %d%s%s: %s\n", (int)info, file ? " at " : "",
+    fprintf(stderr, "k2grb: error %s%s%s: %s\n", K2_info_name(info), file ? " at " : "",
             file ? k2_last_where : "", k2_last_error);
   }
 }

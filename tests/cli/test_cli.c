@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../algorithms/alg_test_util.h"
+#include "k2_message_rules.h"
 
 #ifndef K2GRB_CLI
 #define K2GRB_CLI "k2grb"
@@ -43,12 +44,39 @@ static int count_lines(const char *s) {
   return n;
 }
 
-// A failing run: non-zero code, exactly one line on stderr naming the command.
-static void expect_error(const char *args, int code) {
+// How many times a code's name appears in parentheses ("(GrB_OUT_OF_MEMORY)").
+static int count_code_names(const char *s) {
+  int n = 0;
+  for (const char *p = s; (p = strchr(p, '(')) != NULL; p++) {
+    n += strncmp(p + 1, "GrB_", 4) == 0 || strncmp(p + 1, "GxB_", 4) == 0 ||
+         strncmp(p + 1, "K2_CONVERGENCE_FAILURE)", 23) == 0;
+  }
+  return n;
+}
+
+// A failing run: non-zero code, exactly one line on stderr naming the command, in words
+// (k2_message_rules.h) with the code by name at most once. Returns the line (to free).
+static char *expect_error_line(const char *args, int code) {
   int rc = run(args);
   char *err = slurp("err.txt");
-  if (rc != code || count_lines(err) != 1 || strncmp(err, "k2grb", 5) != 0) {
-    print_error("k2grb %s: exit %d (want %d), stderr: %s\n", args, rc, code, err);
+  char why[1024] = "";
+  size_t len = strlen(err);
+  if (len > 0 && err[len - 1] == '\n') err[len - 1] = '\0';
+  if (rc != code || count_lines(err) != 0 || strncmp(err, "k2grb", 5) != 0 || len < 2 ||
+      !k2_message_ok(err, GrB_SUCCESS, why, sizeof why) || count_code_names(err) > 1) {
+    print_error("k2grb %s: exit %d (want %d), stderr: %s %s\n", args, rc, code, err, why);
+    fail();
+  }
+  return err;
+}
+
+static void expect_error(const char *args, int code) { free(expect_error_line(args, code)); }
+
+// The same, and the line contains each of the words.
+static void expect_error_saying(const char *args, int code, const char *w1, const char *w2) {
+  char *err = expect_error_line(args, code);
+  if (strstr(err, w1) == NULL || (w2 != NULL && strstr(err, w2) == NULL)) {
+    print_error("k2grb %s: '%s' does not say '%s'%s%s\n", args, err, w1, w2 ? " and " : "", w2 ? w2 : "");
     fail();
   }
   free(err);
@@ -243,9 +271,10 @@ static void test_pagerank(void **state) {
   assert_int_equal(run(a), 0);
   snprintf(a, sizeof a, "pagerank '%s' --gap --check", west);
   assert_int_equal(run(a), 0);
-  // two iterations do not converge: an error
+  // two iterations do not converge: an error, the algorithms' own code by name
   snprintf(a, sizeof a, "pagerank '%s' --itermax 2", west);
-  expect_error(a, 1);
+  expect_error_saying(a, 1, "k2grb pagerank: K2_pagerank: did not converge within the 2 iterations",
+                      "(K2_CONVERGENCE_FAILURE)");
 }
 
 // sssp, cc, msbfs on an edge list; cc --out equals union-find; msbfs matches per-source BFS.
@@ -292,6 +321,54 @@ static void test_sssp_cc_msbfs(void **state) {
   alg_graph_free(&g);
 }
 
+// Failures of the library and of an algorithm mid-run: what failed in words, the library's
+// message, the code by name once.
+static void test_error_lines(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  NEED("lagraph/mangled13.mtx", mangled);
+  char a[4096], where[4096];
+  snprintf(a, sizeof a, "cc '%s'", mangled);
+  snprintf(where, sizeof where, "k2grb cc: cannot read %s: %s:7: ", mangled, mangled);
+  expect_error_saying(a, 1, where, "(GrB_INVALID_INDEX)");
+  snprintf(a, sizeof a, "info '%s/none.k2'", tmpdir);
+  expect_error_saying(a, 1, "cannot open", "(GrB_INVALID_VALUE)");
+  // strict mode on the CUDA engine without a device: the first product fails
+  bool device = false;
+  K2_ASSERT_OK(K2_Device_available(&device));
+  if (device) {
+    print_message("a CUDA device is present: the products do not fail, that part skipped\n");
+    return;
+  }
+  setenv("K2GRB_STRICT", "1", 1);
+  setenv("K2GRB_ENGINE", "cuda", 1);
+  snprintf(a, sizeof a, "bfs '%s' --source 0", karate);
+  expect_error_saying(a, 1, "k2grb bfs: K2_bfs: computing the out-degrees: the CUDA engine declined",
+                      "(GrB_NOT_IMPLEMENTED)");
+  snprintf(a, sizeof a, "sssp '%s' --source 0", karate);
+  expect_error_saying(a, 1, "k2grb sssp: K2_sssp_hops: relaxing the out-edges of the frontier: ",
+                      "(GrB_NOT_IMPLEMENTED)");
+  snprintf(a, sizeof a, "cc '%s'", karate);
+  expect_error_saying(a, 1, "k2grb cc: K2_wcc: taking the smallest label of the neighbours: ",
+                      "(GrB_NOT_IMPLEMENTED)");
+  snprintf(a, sizeof a, "msbfs '%s' --sources 0,1", karate);
+  expect_error_saying(a, 1, "k2grb msbfs: K2_msbfs: expanding the frontiers along the edges: ",
+                      "(GrB_NOT_IMPLEMENTED)");
+  snprintf(a, sizeof a, "pagerank '%s' --ldbc-iterations 2", karate);
+  expect_error_saying(a, 1, "k2grb pagerank: K2_pagerank_ldbc: computing the out-degrees: ",
+                      "(GrB_NOT_IMPLEMENTED)");
+  expect_error_saying("demo --scale 8", 1, "k2grb demo: the right product on the tree: the CUDA engine declined",
+                      "(GrB_NOT_IMPLEMENTED)");
+}
+
+// The environment back as it was, whether test_error_lines passed or not.
+static int clear_engine_env(void **state) {
+  (void)state;
+  unsetenv("K2GRB_STRICT");
+  unsetenv("K2GRB_ENGINE");
+  return 0;
+}
+
 static void test_bench_demo(void **state) {
   (void)state;
   NEED("lagraph/karate.mtx", karate);
@@ -329,6 +406,7 @@ int main(void) {
       cmocka_unit_test(test_help),          cmocka_unit_test(test_bad_arguments),
       cmocka_unit_test(test_bad_files),     cmocka_unit_test(test_convert_info),
       cmocka_unit_test(test_bfs_out),       cmocka_unit_test(test_pagerank),
-      cmocka_unit_test(test_sssp_cc_msbfs), cmocka_unit_test(test_bench_demo)};
+      cmocka_unit_test(test_sssp_cc_msbfs), cmocka_unit_test_teardown(test_error_lines, clear_engine_env),
+      cmocka_unit_test(test_bench_demo)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
