@@ -134,11 +134,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   }
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
-<<<<<<< HEAD
-    K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: GraphBLAS could not take the matrix");
-=======
     K2_MATRIX_FAIL(A, info, "K2_Matrix_toGrB: SuiteSparse:GraphBLAS could not take the arrays of the matrix");
->>>>>>> fix-msg
   }
   *G = M;
   M = NULL;
