@@ -21,6 +21,7 @@
 
 #include "cpu/k2_omp_plan.h"
 #include "engine/k2_kernels.h"
+#include "util/k2_alloc.h"
 #include "util/k2_error.h"
 
 #ifdef __BMI2__
@@ -84,9 +85,9 @@ static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uin
   uint32_t lvl = 0;
   while (lvl + 1 < A->levels && A->level_start[lvl + 2] - A->level_start[lvl + 1] <= max_tasks) lvl++;
   uint64_t n = A->level_start[lvl + 1] - A->level_start[lvl];
-  k2_omp_task *t = malloc(n * sizeof *t);
-  uint64_t *codes = malloc(n * sizeof(uint64_t));
-  uint64_t *next = malloc(n * sizeof(uint64_t));
+  k2_omp_task *t = k2_malloc(n * sizeof *t);
+  uint64_t *codes = k2_malloc(n * sizeof(uint64_t));
+  uint64_t *next = k2_malloc(n * sizeof(uint64_t));
   if (t == NULL || codes == NULL || next == NULL) {
     free(t);
     free(codes);
@@ -154,13 +155,13 @@ uint64_t k2_omp_plan_bytes(const k2_omp_plan *p) {
 }
 
 int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
-  k2_omp_plan *p = calloc(1, sizeof *p);
+  k2_omp_plan *p = k2_calloc(1, sizeof *p);
   if (p == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
   // small trees: one thread, no team (a parallel region costs more than the product)
   p->nthreads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   p->left = left;
   if (A->n_internal == 0) {  // an empty tree: nothing to do, an empty plan
-    p->chunk_start = calloc(1, sizeof(uint64_t));
+    p->chunk_start = k2_calloc(1, sizeof(uint64_t));
     if (p->chunk_start == NULL) {
       free(p);
       return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
@@ -177,7 +178,7 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   uint64_t total = 0;
   for (uint64_t k = 0; k < p->ntasks; k++) total += p->tasks[k].work;
   uint64_t want = (uint64_t)p->nthreads * 8;
-  p->chunk_start = malloc((want + 2) * sizeof(uint64_t));
+  p->chunk_start = k2_malloc((want + 2) * sizeof(uint64_t));
   if (p->chunk_start == NULL) {
     k2_omp_plan_free(p);
     return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
@@ -217,7 +218,7 @@ int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   const uint32_t last = A->levels - 1;
   const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
-  uint64_t *b = malloc((n ? n : 1) * sizeof(uint64_t));
+  uint64_t *b = k2_malloc((n ? n : 1) * sizeof(uint64_t));
   if (b == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for the decoded frontier");
   // contiguous ranges of the level, each from its first node's first leaf (a directory lookup)
   const int nt = n < 16384 ? 1 : omp_get_max_threads();
@@ -307,7 +308,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
     const uint32_t last = A->levels - 1;
     k2_omp_scratch sc;
     memset(&sc, 0, sizeof sc);
-    sc.origin[last] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
+    sc.origin[last] = k2_malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
     if (sc.origin[last] == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
     k2_omp_frontier(A, P, leaf, blocks, &sc, A->level_start[last], A->level_start[last + 1]);
     free(sc.origin[last]);
@@ -335,7 +336,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
     memset(&sc, 0, sizeof sc);
     bool ok = true;
     for (uint32_t l = task_level; l < A->levels && ok; l++) {
-      sc.origin[l] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
+      sc.origin[l] = k2_malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
       ok = sc.origin[l] != NULL;
     }
     if (!ok) {

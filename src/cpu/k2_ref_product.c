@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/k2_kernels.h"
+#include "util/k2_alloc.h"
 #include "util/k2_error.h"
 
 typedef union {
@@ -195,7 +196,7 @@ int k2_ref_product(const k2_view *A, const k2_product *P) {
   for (uint64_t k = 0; k < ny; k++) k2_ref_store(P->type, P->y, k, id);
   if (P->y_present != NULL) memset(P->y_present, 0, ny);
   if (A->n_internal == 0) return 0;
-  uint64_t *first_child = malloc(A->n_internal * sizeof(uint64_t));
+  uint64_t *first_child = k2_malloc(A->n_internal * sizeof(uint64_t));
   if (first_child == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "reference engine: no memory");
   uint64_t next = 1;  // the root is node 0; its children follow
   for (uint64_t p = 0; p < A->n_internal; p++) {

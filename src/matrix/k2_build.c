@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "matrix/k2_matrix.h"
+#include "util/k2_alloc.h"
 #include "util/k2_error.h"
 #include "util/k2_sort.h"
 
@@ -138,14 +139,14 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
   int nthreads = omp_get_max_threads();
   if (nthreads > K2_MAX_THREADS) nthreads = K2_MAX_THREADS;
 
-  nt.level_start = calloc(nt.levels + 2, sizeof(uint64_t));
+  nt.level_start = k2_calloc(nt.levels + 2, sizeof(uint64_t));
   if (nt.level_start == NULL) {
     K2_FREE_WORK;
     K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory");
   }
   if (nvals > 0) {
-    keys = malloc(nvals * sizeof(uint64_t));
-    tmp = malloc(nvals * sizeof(uint64_t));
+    keys = k2_malloc(nvals * sizeof(uint64_t));
+    tmp = k2_malloc(nvals * sizeof(uint64_t));
     if (keys == NULL || tmp == NULL) {
       K2_FREE_WORK;
       K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for %llu sort keys",
@@ -168,7 +169,7 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     // ---- leaves
     uint32_t leaf_shift = 2 * nt.leaf_log, leaf_bits = 1u << leaf_shift;
     // upper bound of the leaf count: n; allocate for it, shrink later
-    nt.leaves = calloc((n * leaf_bits + 63) / 64, sizeof(uint64_t));
+    nt.leaves = k2_calloc((n * leaf_bits + 63) / 64, sizeof(uint64_t));
     if (nt.leaves == NULL) {
       K2_FREE_WORK;
       K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for the leaves");
@@ -176,13 +177,13 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     uint64_t cur_n = k2_level_groups(sorted, n, leaf_shift, nt.leaf_log, other, nt.leaves,
                                      leaf_bits, nthreads);
     nt.n_leaves = cur_n;
-    uint64_t *shrunk = realloc(nt.leaves, ((cur_n * leaf_bits + 63) / 64) * sizeof(uint64_t));
+    uint64_t *shrunk = k2_realloc(nt.leaves, ((cur_n * leaf_bits + 63) / 64) * sizeof(uint64_t));
     if (shrunk != NULL) nt.leaves = shrunk;
     uint64_t *cur = other, *spare = sorted;
 
     // ---- internal levels, bottom-up: level lvl's nodes are the parents of level lvl+1's
     for (int lvl = (int)nt.levels - 1; lvl >= 0; lvl--) {
-      level_sig[lvl] = calloc((cur_n + 15) / 16 + 1, sizeof(uint64_t));
+      level_sig[lvl] = k2_calloc((cur_n + 15) / 16 + 1, sizeof(uint64_t));
       if (level_sig[lvl] == NULL) {
         K2_FREE_WORK;
         K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for level %d", lvl);
@@ -207,7 +208,7 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     nt.n_internal = total;
     nt.level_start[nt.levels] = total;
     nt.level_start[nt.levels + 1] = total + nt.n_leaves;
-    nt.sig = calloc((total + 15) / 16 + 1, sizeof(uint64_t));
+    nt.sig = k2_calloc((total + 15) / 16 + 1, sizeof(uint64_t));
     if (nt.sig == NULL) {
       K2_FREE_WORK;
       K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for the signatures");
@@ -230,7 +231,7 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
       level_sig[lvl] = NULL;
     }
     // the shift may spill zero bits past the last word; the array has one spare word
-    uint64_t *fit = realloc(nt.sig, ((total + 15) / 16) * sizeof(uint64_t));
+    uint64_t *fit = k2_realloc(nt.sig, ((total + 15) / 16) * sizeof(uint64_t));
     if (fit != NULL) nt.sig = fit;
   }
 
