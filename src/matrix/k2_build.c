@@ -71,10 +71,17 @@ static uint64_t k2_level_groups(const uint64_t *a, uint64_t n, uint32_t shift, u
                                 uint64_t *out, uint64_t *bits, uint32_t width, int nthreads) {
   uint64_t bound[K2_MAX_THREADS + 1], count[K2_MAX_THREADS + 1];
   if (n < 65536) nthreads = 1;
-  k2_group_bounds(a, n, shift, nthreads, bound);
   uint64_t mask = (UINT64_C(1) << shift) - 1;
+  int team = 1;
 #pragma omp parallel num_threads(nthreads)
   {
+    // chunks for the team there is: it may be smaller than asked (inside a caller's parallel
+    // region it has one thread)
+#pragma omp single
+    {
+      team = omp_get_num_threads();
+      k2_group_bounds(a, n, shift, team, bound);
+    }
     int t = omp_get_thread_num();
     uint64_t c = 0;
     for (uint64_t i = bound[t]; i < bound[t + 1]; i++)
@@ -84,12 +91,12 @@ static uint64_t k2_level_groups(const uint64_t *a, uint64_t n, uint32_t shift, u
 #pragma omp single
     {
       uint64_t sum = 0;
-      for (int u = 0; u < nthreads; u++) {
+      for (int u = 0; u < team; u++) {
         uint64_t x = count[u];
         count[u] = sum;
         sum += x;
       }
-      count[nthreads] = sum;
+      count[team] = sum;
     }
     k2_bit_writer w = {bits, count[t], 0, width};
     uint64_t g = count[t];
@@ -111,7 +118,7 @@ static uint64_t k2_level_groups(const uint64_t *a, uint64_t n, uint32_t shift, u
     }
     k2_bw_finish(&w);
   }
-  return count[nthreads];
+  return count[team];
 }
 
 // ---- the whole tree --------------------------------------------------------------------------

@@ -7,7 +7,8 @@
 // GrB_OUT_OF_MEMORY with a message and y untouched (always where the scratch failed), or a
 // correct y (where a cache of the matrix failed, which the product can do without); and the
 // next product is correct (compared with the reference engine). A sweep fails each allocation
-// of a first product, one by one.
+// of a first product, one by one. The tree build must also give the same tree from inside a
+// caller's parallel region, where its team has one thread.
 //
 // Every case runs in a forked child under alarm(): a hang kills the child and fails the test
 // instead of blocking the suite. The parent never starts OpenMP threads (libgomp's thread pool
@@ -336,12 +337,47 @@ static void test_sweep(void **state) {
     }
 }
 
+// ---- the tree build inside a caller's parallel region ------------------------------------------
+
+// A parallel region nested in an active one runs on a team of one thread while
+// omp_get_max_threads() still says 2: the build must not count on the team it asked for.
+static int child_nested_build(const void *argp) {
+  (void)argp;
+  if (child_start(2, false) != 0) return 1;
+  const pcase *c = &cases[0];
+  ctx t;
+  if (ctx_new(&t, c) != 0) return 1;  // built outside any region: the expected tree
+  K2_Matrix B = NULL;
+  GrB_Info info = GrB_SUCCESS;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    info = make_matrix(&B, c) == 0 ? GrB_SUCCESS : GrB_PANIC;
+  }
+  CHECK(info == GrB_SUCCESS, "the build inside a parallel region failed");
+  GrB_Index na = 0, nb = 0;
+  CHECK(K2_Matrix_nvals(&na, t.A) == GrB_SUCCESS && K2_Matrix_nvals(&nb, B) == GrB_SUCCESS, "nvals");
+  CHECK(na == nb, "%llu entries, %llu outside a region", (unsigned long long)nb, (unsigned long long)na);
+  K2_Matrix A0 = t.A;
+  t.A = B;  // the same product on the tree built inside the region
+  if (run_checked(&t, c, false, &info, "tree built inside a parallel region") != 0) return 1;
+  t.A = A0;
+  K2_Matrix_free(&B);
+  ctx_free(&t);
+  return child_end();
+}
+
+static void test_nested_build(void **state) {
+  (void)state;
+  in_child("a build inside a parallel region", child_nested_build, NULL);
+}
+
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_worker_fails_2), cmocka_unit_test(test_worker_fails_4),
       cmocka_unit_test(test_caller_fails_2), cmocka_unit_test(test_caller_fails_4),
-      cmocka_unit_test(test_sweep),
+      cmocka_unit_test(test_sweep),          cmocka_unit_test(test_nested_build),
   };
   // no group setup: the children initialise the library (see the header)
   return cmocka_run_group_tests(tests, NULL, NULL);
