@@ -21,6 +21,7 @@
 
 #include "cpu/k2_omp_plan.h"
 #include "engine/k2_kernels.h"
+#include "util/k2_alloc.h"
 #include "util/k2_error.h"
 
 #ifdef __BMI2__
@@ -84,15 +85,15 @@ static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uin
   uint32_t lvl = 0;
   while (lvl + 1 < A->levels && A->level_start[lvl + 2] - A->level_start[lvl + 1] <= max_tasks) lvl++;
   uint64_t n = A->level_start[lvl + 1] - A->level_start[lvl];
-  k2_omp_task *t = malloc(n * sizeof *t);
-  uint64_t *codes = malloc(n * sizeof(uint64_t));
-  uint64_t *next = malloc(n * sizeof(uint64_t));
+  k2_omp_task *t = k2_malloc(n * sizeof *t);
+  uint64_t *codes = k2_malloc(n * sizeof(uint64_t));
+  uint64_t *next = k2_malloc(n * sizeof(uint64_t));
   if (t == NULL || codes == NULL || next == NULL) {
     free(t);
     free(codes);
     free(next);
-    return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for %llu tasks",
-                        (unsigned long long)n);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a plan of %llu tasks",
+            (unsigned long long)n);
   }
   // codes of the task level, expanded from the root (the levels above hold fewer nodes)
   uint64_t cnt = 1;
@@ -154,16 +155,16 @@ uint64_t k2_omp_plan_bytes(const k2_omp_plan *p) {
 }
 
 int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
-  k2_omp_plan *p = calloc(1, sizeof *p);
-  if (p == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+  k2_omp_plan *p = k2_calloc(1, sizeof *p);
+  if (p == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a task plan");
   // small trees: one thread, no team (a parallel region costs more than the product)
   p->nthreads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   p->left = left;
   if (A->n_internal == 0) {  // an empty tree: nothing to do, an empty plan
-    p->chunk_start = calloc(1, sizeof(uint64_t));
+    p->chunk_start = k2_calloc(1, sizeof(uint64_t));
     if (p->chunk_start == NULL) {
       free(p);
-      return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+      K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a task plan");
     }
     *out = p;
     return 0;
@@ -177,10 +178,10 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   uint64_t total = 0;
   for (uint64_t k = 0; k < p->ntasks; k++) total += p->tasks[k].work;
   uint64_t want = (uint64_t)p->nthreads * 8;
-  p->chunk_start = malloc((want + 2) * sizeof(uint64_t));
+  p->chunk_start = k2_malloc((want + 2) * sizeof(uint64_t));
   if (p->chunk_start == NULL) {
     k2_omp_plan_free(p);
-    return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory");
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a task plan");
   }
   uint64_t nc = 0, acc = 0, target = total / want + 1;
   p->chunk_start[nc++] = 0;
@@ -217,8 +218,10 @@ int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   const uint32_t last = A->levels - 1;
   const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
-  uint64_t *b = malloc((n ? n : 1) * sizeof(uint64_t));
-  if (b == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for the decoded frontier");
+  uint64_t *b = k2_malloc((n ? n : 1) * sizeof(uint64_t));
+  if (b == NULL)
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the decoded frontier (%llu nodes)",
+            (unsigned long long)n);
   // contiguous ranges of the level, each from its first node's first leaf (a directory lookup)
   const int nt = n < 16384 ? 1 : omp_get_max_threads();
 #pragma omp parallel num_threads(nt) if (nt > 1)
@@ -272,6 +275,12 @@ static void k2_omp_frontier(const k2_view *A, const k2_product *P, k2_omp_leaf_f
   }
 }
 
+static void k2_omp_scratch_free(uint64_t **scratch, uint64_t nbuf) {
+  if (scratch == NULL) return;
+  for (uint64_t i = 0; i < nbuf; i++) free(scratch[i]);
+  free(scratch);
+}
+
 #if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
 int k2_omp_product_avx2(const k2_view *A, const k2_product *P);
 
@@ -294,71 +303,91 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
-  k2_omp_fill_identity(P, ny);
-  if (A->n_internal == 0) return 0;
+  if (A->n_internal == 0) {
+    k2_omp_fill_identity(P, ny);
+    return 0;
+  }
   k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
   const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, P);
   const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
+  const uint32_t last = A->levels - 1;
 
+  // Whatever can fail comes first, before y is written and before a team starts: a thread
+  // cannot leave a parallel region early (the others would wait for it at the loop's barrier),
+  // so the scratch of every thread is allocated here and the region holds nothing that fails.
   // One thread and the frontier cached: ownership does not matter, so the whole last level is
   // one range, with no plan (a small tree has thousands of tasks of a few blocks each).
-  if (want_threads == 1 && A->frontier_codes != NULL) {
-    const uint32_t last = A->levels - 1;
-    k2_omp_scratch sc;
-    memset(&sc, 0, sizeof sc);
-    sc.origin[last] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
-    if (sc.origin[last] == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
-    k2_omp_frontier(A, P, leaf, blocks, &sc, A->level_start[last], A->level_start[last + 1]);
-    free(sc.origin[last]);
-    return 0;
-  }
-
+  const bool one_range = want_threads == 1 && A->frontier_codes != NULL;
   // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
-  const k2_omp_plan *plan = A->cpu_plan[P->left];
+  const k2_omp_plan *plan = one_range ? NULL : A->cpu_plan[P->left];
   k2_omp_plan *own = NULL;
-  if (plan == NULL || plan->left != P->left || plan->nthreads != want_threads) {
+  if (!one_range && (plan == NULL || plan->left != P->left || plan->nthreads != want_threads)) {
     int rc = k2_omp_plan_new(A, P->left, &own);
     if (rc != 0) return rc;
     plan = own;
   }
+  const int nthreads = one_range ? 1 : plan->nthreads;
+  // per thread, a tile buffer for each level it expands: from the task level down (the
+  // descent), the last internal level alone (the frontier's codes), or none (decoded frontier);
+  // separate buffers of a tile each, small enough for the allocator's fast path
+  const uint32_t lvl0 = A->frontier_codes != NULL ? last : plan->task_level;
+  const uint64_t nlev = blocks != NULL ? 0 : A->levels - lvl0, nbuf = (uint64_t)nthreads * nlev;
+  uint64_t **scratch = NULL;
+  if (nbuf > 0) {
+    scratch = k2_calloc(nbuf, sizeof *scratch);
+    bool ok = scratch != NULL;
+    for (uint64_t i = 0; i < nbuf && ok; i++) {
+      scratch[i] = k2_malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
+      ok = scratch[i] != NULL;
+    }
+    if (!ok) {
+      k2_omp_scratch_free(scratch, nbuf);
+      k2_omp_plan_free(own);
+      K2_FAIL(GrB_OUT_OF_MEMORY,
+              "OpenMP engine: not enough memory for the scratch buffers of %d thread%s (%llu bytes)",
+              nthreads, nthreads == 1 ? "" : "s",
+              (unsigned long long)(nbuf * (K2_OMP_TILE + 4) * sizeof(uint64_t)));
+    }
+  }
+  k2_omp_fill_identity(P, ny);
+
+  if (one_range) {
+    k2_omp_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    if (scratch != NULL) sc.origin[last] = scratch[0];
+    k2_omp_frontier(A, P, leaf, blocks, &sc, A->level_start[last], A->level_start[last + 1]);
+    k2_omp_scratch_free(scratch, nbuf);
+    return 0;
+  }
+
   const k2_omp_task *tasks = plan->tasks;
   const uint64_t *chunk_start = plan->chunk_start;
   uint64_t nc = plan->nchunks;
   uint32_t task_level = plan->task_level;
-  int nthreads = plan->nthreads;
-
-  int err = 0;
+  // Every thread reaches the loop. A team that cannot be started at all (pthread_create failing
+  // under a memory limit) ends the process inside libgomp ("libgomp: Thread creation failed"):
+  // OpenMP offers no way to catch that. The team may also be smaller than asked (nested
+  // regions): the loop shares the chunks among whoever is there.
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1)
   {
     k2_omp_scratch sc;
     memset(&sc, 0, sizeof sc);
-    bool ok = true;
-    for (uint32_t l = task_level; l < A->levels && ok; l++) {
-      sc.origin[l] = malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
-      ok = sc.origin[l] != NULL;
-    }
-    if (!ok) {
-#pragma omp atomic write
-      err = 1;
-    } else {
+    for (uint64_t l = 0; l < nlev; l++)
+      sc.origin[lvl0 + l] = scratch[(uint64_t)omp_get_thread_num() * nlev + l];
 #pragma omp for schedule(dynamic, 1)
-      for (uint64_t c = 0; c < nc; c++) {
-        for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
-          if (A->frontier_codes != NULL) {
-            k2_omp_frontier(A, P, leaf, blocks, &sc, tasks[k].f_lo, tasks[k].f_hi);
-            continue;
-          }
-          sc.origin[task_level][0] = tasks[k].origin;
-          k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);
+    for (uint64_t c = 0; c < nc; c++) {
+      for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
+        if (A->frontier_codes != NULL) {
+          k2_omp_frontier(A, P, leaf, blocks, &sc, tasks[k].f_lo, tasks[k].f_hi);
+          continue;
         }
+        sc.origin[task_level][0] = tasks[k].origin;
+        k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);
       }
     }
-    for (uint32_t l = 0; l < 64; l++) {
-      free(sc.origin[l]);
-    }
   }
+  k2_omp_scratch_free(scratch, nbuf);
   k2_omp_plan_free(own);
-  if (err) return k2_error_set(GrB_OUT_OF_MEMORY, "OpenMP engine: no memory for scratch");
   return 0;
 }

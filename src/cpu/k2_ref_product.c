@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/k2_kernels.h"
+#include "util/k2_alloc.h"
 #include "util/k2_error.h"
 
 typedef union {
@@ -191,12 +192,18 @@ static void k2_ref_visit(const k2_ref_walk *w, uint64_t p, uint32_t lvl, uint64_
 int k2_ref_product(const k2_view *A, const k2_product *P) {
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
+  // the child offsets first: without memory for them, y stays as it was
+  uint64_t *first_child = NULL;
+  if (A->n_internal > 0) {
+    first_child = k2_malloc(A->n_internal * sizeof(uint64_t));
+    if (first_child == NULL)
+      K2_FAIL(GrB_OUT_OF_MEMORY, "reference engine: not enough memory for the offsets of %llu nodes",
+              (unsigned long long)A->n_internal);
+  }
   k2_ref_value id = k2_ref_identity(P->type, P->monoid);
   for (uint64_t k = 0; k < ny; k++) k2_ref_store(P->type, P->y, k, id);
   if (P->y_present != NULL) memset(P->y_present, 0, ny);
   if (A->n_internal == 0) return 0;
-  uint64_t *first_child = malloc(A->n_internal * sizeof(uint64_t));
-  if (first_child == NULL) return k2_error_set(GrB_OUT_OF_MEMORY, "reference engine: no memory");
   uint64_t next = 1;  // the root is node 0; its children follow
   for (uint64_t p = 0; p < A->n_internal; p++) {
     first_child[p] = next;

@@ -3,7 +3,10 @@
 //
 // Try, and let it decline: the CUDA engine (when selected, or AUTO with a device), then OpenMP;
 // the reference engine only on request. Strict mode turns a decline into an error, so a test
-// can prove which engine ran.
+// can prove which engine ran. An engine's error (out of memory) is returned in either mode, not
+// retried on the next engine: the reference engine needs more memory than the OpenMP engine (8
+// bytes per internal node against a few tile buffers per thread). An engine that fails leaves y
+// as it was.
 #include "dispatch/k2_dispatch.h"
 
 #include <stdio.h>

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "matrix/k2_matrix.h"
+#include "util/k2_alloc.h"
 #include "util/k2_error.h"
 #include "util/k2_sort.h"
 
@@ -70,10 +71,17 @@ static uint64_t k2_level_groups(const uint64_t *a, uint64_t n, uint32_t shift, u
                                 uint64_t *out, uint64_t *bits, uint32_t width, int nthreads) {
   uint64_t bound[K2_MAX_THREADS + 1], count[K2_MAX_THREADS + 1];
   if (n < 65536) nthreads = 1;
-  k2_group_bounds(a, n, shift, nthreads, bound);
   uint64_t mask = (UINT64_C(1) << shift) - 1;
+  int team = 1;
 #pragma omp parallel num_threads(nthreads)
   {
+    // chunks for the team there is: it may be smaller than asked (inside a caller's parallel
+    // region it has one thread)
+#pragma omp single
+    {
+      team = omp_get_num_threads();
+      k2_group_bounds(a, n, shift, team, bound);
+    }
     int t = omp_get_thread_num();
     uint64_t c = 0;
     for (uint64_t i = bound[t]; i < bound[t + 1]; i++)
@@ -83,12 +91,12 @@ static uint64_t k2_level_groups(const uint64_t *a, uint64_t n, uint32_t shift, u
 #pragma omp single
     {
       uint64_t sum = 0;
-      for (int u = 0; u < nthreads; u++) {
+      for (int u = 0; u < team; u++) {
         uint64_t x = count[u];
         count[u] = sum;
         sum += x;
       }
-      count[nthreads] = sum;
+      count[team] = sum;
     }
     k2_bit_writer w = {bits, count[t], 0, width};
     uint64_t g = count[t];
@@ -110,7 +118,7 @@ static uint64_t k2_level_groups(const uint64_t *a, uint64_t n, uint32_t shift, u
     }
     k2_bw_finish(&w);
   }
-  return count[nthreads];
+  return count[team];
 }
 
 // ---- the whole tree --------------------------------------------------------------------------
@@ -138,14 +146,14 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
   int nthreads = omp_get_max_threads();
   if (nthreads > K2_MAX_THREADS) nthreads = K2_MAX_THREADS;
 
-  nt.level_start = calloc(nt.levels + 2, sizeof(uint64_t));
+  nt.level_start = k2_calloc(nt.levels + 2, sizeof(uint64_t));
   if (nt.level_start == NULL) {
     K2_FREE_WORK;
     K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory");
   }
   if (nvals > 0) {
-    keys = malloc(nvals * sizeof(uint64_t));
-    tmp = malloc(nvals * sizeof(uint64_t));
+    keys = k2_malloc(nvals * sizeof(uint64_t));
+    tmp = k2_malloc(nvals * sizeof(uint64_t));
     if (keys == NULL || tmp == NULL) {
       K2_FREE_WORK;
       K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for %llu sort keys",
@@ -168,7 +176,7 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     // ---- leaves
     uint32_t leaf_shift = 2 * nt.leaf_log, leaf_bits = 1u << leaf_shift;
     // upper bound of the leaf count: n; allocate for it, shrink later
-    nt.leaves = calloc((n * leaf_bits + 63) / 64, sizeof(uint64_t));
+    nt.leaves = k2_calloc((n * leaf_bits + 63) / 64, sizeof(uint64_t));
     if (nt.leaves == NULL) {
       K2_FREE_WORK;
       K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for the leaves");
@@ -176,13 +184,13 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     uint64_t cur_n = k2_level_groups(sorted, n, leaf_shift, nt.leaf_log, other, nt.leaves,
                                      leaf_bits, nthreads);
     nt.n_leaves = cur_n;
-    uint64_t *shrunk = realloc(nt.leaves, ((cur_n * leaf_bits + 63) / 64) * sizeof(uint64_t));
+    uint64_t *shrunk = k2_realloc(nt.leaves, ((cur_n * leaf_bits + 63) / 64) * sizeof(uint64_t));
     if (shrunk != NULL) nt.leaves = shrunk;
     uint64_t *cur = other, *spare = sorted;
 
     // ---- internal levels, bottom-up: level lvl's nodes are the parents of level lvl+1's
     for (int lvl = (int)nt.levels - 1; lvl >= 0; lvl--) {
-      level_sig[lvl] = calloc((cur_n + 15) / 16 + 1, sizeof(uint64_t));
+      level_sig[lvl] = k2_calloc((cur_n + 15) / 16 + 1, sizeof(uint64_t));
       if (level_sig[lvl] == NULL) {
         K2_FREE_WORK;
         K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for level %d", lvl);
@@ -207,7 +215,7 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     nt.n_internal = total;
     nt.level_start[nt.levels] = total;
     nt.level_start[nt.levels + 1] = total + nt.n_leaves;
-    nt.sig = calloc((total + 15) / 16 + 1, sizeof(uint64_t));
+    nt.sig = k2_calloc((total + 15) / 16 + 1, sizeof(uint64_t));
     if (nt.sig == NULL) {
       K2_FREE_WORK;
       K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_build: no memory for the signatures");
@@ -230,7 +238,7 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
       level_sig[lvl] = NULL;
     }
     // the shift may spill zero bits past the last word; the array has one spare word
-    uint64_t *fit = realloc(nt.sig, ((total + 15) / 16) * sizeof(uint64_t));
+    uint64_t *fit = k2_realloc(nt.sig, ((total + 15) / 16) * sizeof(uint64_t));
     if (fit != NULL) nt.sig = fit;
   }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/k2_alloc.h"
+
 #define K2_MAX_THREADS 256
 
 // Stable sort of keys[0..n) by their low `bits` bits (<= 64; higher bits ride along: a key can
@@ -15,7 +17,7 @@ uint64_t *k2_sort_u64(uint64_t *keys, uint64_t *tmp, uint64_t n, uint32_t bits) 
   int nthreads = omp_get_max_threads();
   if (nthreads > K2_MAX_THREADS) nthreads = K2_MAX_THREADS;
   if (n < 100000) nthreads = 1;
-  uint64_t (*h)[BUCKETS] = malloc(sizeof(uint64_t[BUCKETS]) * (size_t)nthreads);
+  uint64_t (*h)[BUCKETS] = k2_malloc(sizeof(uint64_t[BUCKETS]) * (size_t)nthreads);
   if (h == NULL) return NULL;
   uint64_t *src = keys, *dst = tmp;
   for (uint32_t shift = 0; shift < bits; shift += DIGIT) {
