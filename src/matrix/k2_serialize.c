@@ -21,6 +21,7 @@
 #include <xxhash.h>
 
 #include "matrix/k2_matrix.h"
+#include "util/k2_atomic_file.h"
 #include "util/k2_error.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -142,10 +143,10 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   return GrB_SUCCESS;
 }
 
-// Where the image goes: a memory buffer or a file descriptor.
+// Where the image goes: a memory buffer or a file.
 typedef struct {
   uint8_t *buf;
-  int fd;
+  k2_atomic_file *file;
   uint64_t pos;
 } k2f_sink;
 
@@ -155,16 +156,8 @@ static bool sink_put(k2f_sink *k, const void *src, uint64_t n) {
     k->pos += n;
     return true;
   }
-  const uint8_t *p = src;
-  while (n > 0) {
-    size_t chunk = n > (UINT64_C(1) << 30) ? (size_t)1 << 30 : (size_t)n;
-    ssize_t w = write(k->fd, p, chunk);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= (uint64_t)w;
-    k->pos += (uint64_t)w;
-  }
+  if (n > SIZE_MAX || !k2_atomic_file_write(k->file, src, (size_t)n)) return false;
+  k->pos += n;
   return true;
 }
 
@@ -425,7 +418,7 @@ GrB_Info K2_Matrix_serialize(void *blob, GrB_Index *size, K2_Matrix A) {
                    "K2_Matrix_serialize: the image needs %llu bytes, the blob has %llu "
                    "(see K2_Matrix_serializeSize)",
                    (unsigned long long)im.file_bytes, (unsigned long long)*size);
-  k2f_sink k = {blob, -1, 0};
+  k2f_sink k = {blob, NULL, 0};
   image_write(&im, &k);
   *size = im.file_bytes;
   return GrB_SUCCESS;
@@ -450,38 +443,16 @@ GrB_Info K2_Matrix_save(K2_Matrix A, const char *path) {
   k2f_image im;
   if ((info = image_plan(&im, A, true)) != GrB_SUCCESS) return info;
 
-  // write a temporary file next to the target and rename it: a failed save leaves an
-  // existing file intact and never a half-written one under the name
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
-  if (tmp == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_save: out of memory");
-  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_save: cannot create a file next to %s: %s",
-                   path, strerror(e));
-  }
-  k2f_sink k = {NULL, fd, 0};
-  bool ok = image_write(&im, &k);
-  int e = errno;
-  ok = ok && fchmod(fd, 0644) == 0;
-  if (close(fd) != 0 && ok) {
-    ok = false;
-    e = errno;
-  }
-  if (ok && rename(tmp, path) != 0) {
-    ok = false;
-    e = errno;
-  }
-  if (!ok) {
-    unlink(tmp);
-    free(tmp);
-    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_save: cannot write %s: %s", path,
-                   strerror(e));
-  }
-  free(tmp);
+  // through a temporary renamed over the target at the end (k2_atomic_file.h): a failed or
+  // interrupted save leaves an existing file as it was, never a partial one under the name,
+  // and readers that loaded the old file keep their copy
+  k2_atomic_file file;
+  if ((info = k2_atomic_file_open(&file, path)) != GrB_SUCCESS)
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_save: %s", k2_error_get());
+  k2f_sink k = {NULL, &file, 0};
+  image_write(&im, &k);  // a failed write is kept in `file` and reported by the commit
+  if ((info = k2_atomic_file_commit(&file)) != GrB_SUCCESS)
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_save: %s", k2_error_get());
   return GrB_SUCCESS;
 }
 
@@ -490,6 +461,9 @@ GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path) {
     K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_load: %s is NULL", A == NULL ? "A" : "path");
   char name[300];
   snprintf(name, sizeof name, "K2_Matrix_load: %s", path);
+  if (k2_atomic_file_is_temporary(path))
+    K2_FAIL(GrB_INVALID_VALUE, "%s: an unfinished temporary file of a k2grb writer, not a graph",
+            name);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot open: %s", name, strerror(errno));
   struct stat st;
