@@ -3,8 +3,9 @@
 //
 // A .k2 image is a 320-byte header followed by six 64-byte aligned sections holding the tree
 // arrays exactly as they lie in memory (little-endian 64-bit words). Storing the derived arrays
-// (directory, top codes, frontier) too lets K2_Matrix_load use a mapped file in place: the
-// arrays of the loaded tree point into the mapping (tree.borrowed). Nothing is trusted before
+// (directory, top codes, frontier) too lets K2_Matrix_load use the image in place: the arrays of
+// the loaded tree point into one block holding the file (tree.borrowed): a private copy, or the
+// file itself mapped when it cannot change (see K2_Matrix_load). Nothing is trusted before
 // it is checked: header checksum, sizes against each other and against the file length (with
 // overflow checks), every zero padding byte, section checksums (XXH3-64), then the structure
 // (k2_tree_check). Every byte of a valid image is thus covered by a check.
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -456,6 +459,51 @@ GrB_Info K2_Matrix_save(K2_Matrix A, const char *path) {
   return GrB_SUCCESS;
 }
 
+// Whether the bytes of an open file cannot change: a memfd sealed against writing and shrinking,
+// or a file marked immutable (chattr +i). Only such files are used in place.
+static bool file_is_immutable(int fd) {
+  int seals = fcntl(fd, F_GET_SEALS);
+  if (seals >= 0 && (seals & (F_SEAL_WRITE | F_SEAL_SHRINK)) == (F_SEAL_WRITE | F_SEAL_SHRINK))
+    return true;
+  int flags = 0;
+  return ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_IMMUTABLE_FL) != 0;
+}
+
+// The file's bytes in private memory (an anonymous mapping, read-only once filled). A mapping
+// of the file itself would raise SIGBUS in every later product once someone truncates or
+// rewrites the file in place (MAP_PRIVATE does not prevent that); a copy cannot be taken away.
+// A file that changes while it is read is refused.
+static GrB_Info file_copy(void **out, int fd, const struct stat *st, const char *name) {
+  size_t len = (size_t)st->st_size;
+  uint8_t *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED)
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory for its %zu bytes", name, len);
+  for (size_t got = 0; got < len;) {
+    size_t chunk = len - got < ((size_t)1 << 30) ? len - got : (size_t)1 << 30;
+    ssize_t r = pread(fd, mem + got, chunk, (off_t)got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      int e = errno;
+      munmap(mem, len);
+      if (r == 0)
+        K2_FAIL(GrB_INVALID_VALUE, "%s: the file shrank while it was read (%zu of %zu bytes): "
+                "it is being rewritten in place", name, got, len);
+      K2_FAIL(GrB_INVALID_VALUE, "%s: cannot read: %s", name, strerror(e));
+    }
+    got += (size_t)r;
+  }
+  struct stat now;
+  if (fstat(fd, &now) != 0 || now.st_size != st->st_size ||
+      now.st_mtim.tv_sec != st->st_mtim.tv_sec || now.st_mtim.tv_nsec != st->st_mtim.tv_nsec) {
+    munmap(mem, len);
+    K2_FAIL(GrB_INVALID_VALUE, "%s: the file changed while it was read: it is being rewritten "
+            "in place", name);
+  }
+  mprotect(mem, len, PROT_READ);  // the tree is read-only: a stray write faults at once
+  *out = mem;
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path) {
   if (A == NULL || path == NULL)
     K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_load: %s is NULL", A == NULL ? "A" : "path");
@@ -474,29 +522,38 @@ GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path) {
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    K2_FAIL(GrB_INVALID_OBJECT, "%s: not a regular file (a .k2 file is mapped in place)", name);
+    K2_FAIL(GrB_INVALID_OBJECT, "%s: not a regular file (a .k2 image is read from a file of known "
+            "size)", name);
   }
   uint64_t len = (uint64_t)st.st_size;
   if (len < K2F_HEADER_BYTES || len > SIZE_MAX) {
-    // too short to map usefully: read what there is for a precise message
+    // too short to hold a header: read what there is for a precise message
     uint8_t small[K2F_HEADER_BYTES];
     ssize_t n = len < K2F_HEADER_BYTES ? read(fd, small, (size_t)len) : -1;
     close(fd);
-    if (len > SIZE_MAX) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: too large to map", name);
+    if (len > SIZE_MAX) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: too large for the address space", name);
     if (n != (ssize_t)len) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot read", name);
     k2_tree t;
     K2_Format fmt;
     double w;
     return image_read(&t, &fmt, &w, small, len, name, false);  // always fails
   }
-  void *map = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
-  int e = errno;
-  close(fd);  // the mapping keeps the file
-  if (map == MAP_FAILED) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot map: %s", name, strerror(e));
+  // an immutable file is used in place; any other is copied (file_copy says why)
+  void *map;
+  GrB_Info info = GrB_SUCCESS;
+  if (file_is_immutable(fd)) {
+    map = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED)
+      info = k2_error_set(GrB_INVALID_VALUE, "%s: cannot map: %s", name, strerror(errno));
+  } else {
+    info = file_copy(&map, fd, &st, name);
+  }
+  close(fd);  // a mapping keeps the file
+  if (info != GrB_SUCCESS) return info;
   k2_tree t;
   K2_Format fmt;
   double weight;
-  GrB_Info info = image_read(&t, &fmt, &weight, map, len, name, true);
+  info = image_read(&t, &fmt, &weight, map, len, name, true);
   if (info != GrB_SUCCESS) {
     munmap(map, (size_t)len);
     return info;
