@@ -52,7 +52,8 @@ void K2_ReadOptions_default(K2_ReadOptions *opt);
 // otherwise EDGE_LIST (docs/io.md). *E is overwritten on success only (its old arrays are not
 // freed) and left untouched on error. Codes: GrB_NULL_POINTER (E or path NULL),
 // GrB_INVALID_VALUE (cannot open or read, corrupt or truncated gzip, empty file, malformed
-// line, counts contradicting the header, an unsupported or broken header), GrB_INVALID_INDEX (an
+// line, a line longer than 1 MiB (METIS vertex lines excepted), counts contradicting the header,
+// an unsupported or broken header, a writer's temporary file), GrB_INVALID_INDEX (an
 // index out of range, below the base, or over 32 bits), GrB_OUT_OF_MEMORY. The message
 // (K2_error_string) reads "path:line: what".
 GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
