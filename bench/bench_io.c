@@ -3,7 +3,10 @@
 //
 // Usage: bench_io [-r repeats] [file ...]   (default: the largest text graphs of the data folder)
 //        bench_io -t [file ...]             (default: every text graph of the data folder)
+//        bench_io -k repeats file.k2 ...    (K2_Matrix_load and K2_Matrix_save times)
 // -t prints, per graph, nodes, edges (distinct, as built), tree bytes and bits per edge instead.
+// -k prints the fastest and the median of the repeats, wall-clock and CPU time, of loading each
+// .k2 file and of saving it again (to a file in /tmp, removed afterwards).
 // A name ending in .edges is read as a 1-based edge list (luxembourg_osm.edges).
 // For each file it prints the uncompressed size and rates in MB of uncompressed input per second
 // of CPU time (one core: the readers are sequential), best of the repeats:
@@ -119,7 +122,59 @@ static int tree_table(int nfiles, char **files) {
   return 0;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+// K2_Matrix_load, then K2_Matrix_save, `repeats` times each: fastest and median, wall and CPU.
+static int k2_times(int repeats, int nfiles, char **files) {
+  if (K2_init() != GrB_SUCCESS || repeats < 1) return 1;
+  double *t = malloc(4 * (size_t)repeats * sizeof(double));
+  if (t == NULL) return 1;
+  double *tw = t, *tc = t + repeats, *sw = t + 2 * repeats, *sc = t + 3 * repeats;
+  printf("%-32s %10s %21s %21s %21s %21s\n", "file", "bytes", "load wall min/med ms",
+         "load cpu min/med ms", "save wall min/med ms", "save cpu min/med ms");
+  for (int k = 0; k < nfiles; k++) {
+    char out[] = "/tmp/bench_io_save.XXXXXX";
+    int fd = mkstemp(out);
+    if (fd < 0) return 1;
+    close(fd);
+    K2_Matrix A = NULL;
+    for (int r = 0; r < repeats; r++) {
+      K2_Matrix_free(&A);
+      double w0 = wall(), c0 = now();
+      if (K2_Matrix_load(&A, files[k]) != GrB_SUCCESS) {
+        fprintf(stderr, "%s\n", K2_error_string());
+        return 1;
+      }
+      tw[r] = wall() - w0, tc[r] = now() - c0;
+    }
+    for (int r = 0; r < repeats; r++) {
+      double w0 = wall(), c0 = now();
+      if (K2_Matrix_save(A, out) != GrB_SUCCESS) {
+        fprintf(stderr, "%s\n", K2_error_string());
+        return 1;
+      }
+      sw[r] = wall() - w0, sc[r] = now() - c0;
+    }
+    GrB_Index bytes = 0;
+    K2_Matrix_serializeSize(&bytes, A);
+    K2_Matrix_free(&A);
+    unlink(out);
+    for (int q = 0; q < 4; q++) qsort(t + q * repeats, (size_t)repeats, sizeof(double), cmp_double);
+    const char *name = strrchr(files[k], '/') ? strrchr(files[k], '/') + 1 : files[k];
+    printf("%-32s %10llu", name, (unsigned long long)bytes);
+    for (int q = 0; q < 4; q++) printf(" %10.2f/%10.2f", 1e3 * t[q * repeats], 1e3 * t[q * repeats + repeats / 2]);
+    printf("\n");
+  }
+  free(t);
+  K2_finalize();
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 3 && strcmp(argv[1], "-k") == 0) return k2_times(atoi(argv[2]), argc - 3, argv + 3);
   int repeats = 5, first = 1;
   bool table = false;
   if (argc > 1 && strcmp(argv[1], "-t") == 0) table = true, first = 2;

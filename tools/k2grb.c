@@ -1,5 +1,6 @@
 // k2grb.c: the command-line tool. Subcommands dispatch to k2grb_<name>() in tools/.
 // SPDX-License-Identifier: Apache-2.0
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,26 @@ static void usage(FILE *f) {
     fprintf(f, "  %-10s %s\n", k2_cli_commands[i].name, k2_cli_commands[i].summary);
 }
 
+// Interrupted or terminated: remove the temporaries of unfinished writes (where the file system
+// needed named ones; unnamed ones go with the process), then die of the signal as before.
+static void on_fatal_signal(int sig) {
+  K2_OutFile_removeTemporaries();
+  raise(sig);  // the handler was reset (SA_RESETHAND): the default action ends the process
+}
+
 int main(int argc, char **argv) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_fatal_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+    struct sigaction old;
+    // a signal ignored by the parent (nohup, background jobs) stays ignored
+    if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) sigaction(fatal[i], &sa, NULL);
+  }
+  signal(SIGXFSZ, SIG_IGN);  // over the file size limit: a write fails (EFBIG) and is reported
   if (argc < 2) return k2grb_demo(argc - 1, argv + 1);  // the main job
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
     usage(stdout);

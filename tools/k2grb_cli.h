@@ -84,6 +84,16 @@ const char *k2_cli_engine(void);
 // vertex. fp_format NULL: integers. Returns 0 or an exit code.
 int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format);
 
+// The --out file of a command: stdout for "-", else a K2_OutFile (the old file stays until
+// everything is written). close commits when rc is 0, else discards; returns rc or the exit
+// code of a failed write (after its one-line message).
+typedef struct {
+  K2_OutFile file;  // NULL for stdout
+  FILE *f;
+} k2_cli_out;
+int k2_cli_out_open(const k2_cli_opts *o, k2_cli_out *out);
+int k2_cli_out_close(const k2_cli_opts *o, k2_cli_out *out, int rc);
+
 // JSON string (escaped) to f.
 void k2_cli_json_string(FILE *f, const char *s);
 

@@ -158,13 +158,14 @@ int k2grb_bfs(int argc, char **argv) {
 
 // Lines "vertex d1 ... dB" (-1: unreachable) for the vertices reached from some source.
 static int write_msbfs(const k2_cli_opts *o, GrB_Matrix D, GrB_Index ns) {
-  FILE *f = strcmp(o->out, "-") == 0 ? stdout : fopen(o->out, "w");
-  if (f == NULL) return k2_cli_error(o, K2_CLI_FAIL, "cannot write %s", o->out);
+  k2_cli_out out;
+  int rc = k2_cli_out_open(o, &out);
+  if (rc != 0) return rc;
+  FILE *f = out.f;
   GrB_Index nv = 0;
   GrB_Matrix_nvals(&nv, D);
   GrB_Index *I = malloc((nv + 1) * sizeof(GrB_Index)), *J = malloc((nv + 1) * sizeof(GrB_Index));
   int64_t *X = malloc((nv + 1) * sizeof(int64_t)), *row = malloc(ns * sizeof(int64_t));
-  int rc = 0;
   if (!I || !J || !X || !row || GrB_Matrix_extractTuples_INT64(I, J, X, &nv, D) != GrB_SUCCESS) {
     rc = k2_cli_error(o, K2_CLI_FAIL, "cannot extract the result");
   }
@@ -178,8 +179,7 @@ static int write_msbfs(const k2_cli_opts *o, GrB_Matrix D, GrB_Index ns) {
     fputc('\n', f);
   }
   free(I), free(J), free(X), free(row);
-  if (f != stdout && fclose(f) != 0 && rc == 0) rc = k2_cli_error(o, K2_CLI_FAIL, "error writing %s", o->out);
-  return rc;
+  return k2_cli_out_close(o, &out, rc);
 }
 
 int k2grb_msbfs(int argc, char **argv) {

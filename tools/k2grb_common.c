@@ -281,9 +281,38 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
 // results
 //==============================================================================================
 
+int k2_cli_out_open(const k2_cli_opts *o, k2_cli_out *out) {
+  out->file = NULL;
+  out->f = stdout;
+  if (strcmp(o->out, "-") == 0) return 0;
+  if (K2_OutFile_open(&out->file, &out->f, o->out) != GrB_SUCCESS) {
+    return k2_cli_error(o, K2_CLI_FAIL, "cannot write %s", K2_error_string());
+  }
+  return 0;
+}
+
+int k2_cli_out_close(const k2_cli_opts *o, k2_cli_out *out, int rc) {
+  if (out->file == NULL) {  // stdout
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
+      rc = k2_cli_error(o, K2_CLI_FAIL, "error writing the result to stdout");
+    }
+    return rc;
+  }
+  if (rc != 0) {
+    K2_OutFile_discard(&out->file);
+    return rc;
+  }
+  if (K2_OutFile_commit(&out->file) != GrB_SUCCESS) {
+    return k2_cli_error(o, K2_CLI_FAIL, "cannot write %s", K2_error_string());
+  }
+  return 0;
+}
+
 int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format) {
-  FILE *f = strcmp(o->out, "-") == 0 ? stdout : fopen(o->out, "w");
-  if (f == NULL) return k2_cli_error(o, K2_CLI_FAIL, "cannot write %s: %s", o->out, strerror(errno));
+  k2_cli_out out;
+  int rc = k2_cli_out_open(o, &out);
+  if (rc != 0) return rc;
+  FILE *f = out.f;
   GrB_Index nv = 0;
   GrB_Vector_nvals(&nv, v);
   GrB_Index *I = malloc((nv + 1) * sizeof(GrB_Index));
@@ -306,11 +335,8 @@ int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_forma
   free(I);
   free(X);
   free(D);
-  bool bad = ferror(f) != 0;
-  if (f != stdout) bad |= fclose(f) != 0;
-  if (info != GrB_SUCCESS) return k2_cli_fail(o, K2_CLI_FAIL, info, NULL, "cannot extract the result");
-  if (bad) return k2_cli_error(o, K2_CLI_FAIL, "error writing %s", o->out);
-  return 0;
+  if (info != GrB_SUCCESS) rc = k2_cli_fail(o, K2_CLI_FAIL, info, NULL, "cannot extract the result");
+  return k2_cli_out_close(o, &out, rc);
 }
 
 void k2_cli_json_string(FILE *f, const char *s) {

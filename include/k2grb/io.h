@@ -12,6 +12,8 @@
 #error "include <k2grb.h>"
 #endif
 
+#include <stdio.h>
+
 // A list of edges (the pattern of a matrix). I and J are malloc'd; K2_Edges_free frees them.
 typedef struct {
   GrB_Index nrows, ncols;  // shape (<= 2^32 each)
@@ -50,7 +52,8 @@ void K2_ReadOptions_default(K2_ReadOptions *opt);
 // otherwise EDGE_LIST (docs/io.md). *E is overwritten on success only (its old arrays are not
 // freed) and left untouched on error. Codes: GrB_NULL_POINTER (E or path NULL),
 // GrB_INVALID_VALUE (cannot open or read, corrupt or truncated gzip, empty file, malformed
-// line, counts contradicting the header, an unsupported or broken header), GrB_INVALID_INDEX (an
+// line, a line longer than 1 MiB (METIS vertex lines excepted), counts contradicting the header,
+// an unsupported or broken header, a writer's temporary file), GrB_INVALID_INDEX (an
 // index out of range, below the base, or over 32 bits), GrB_OUT_OF_MEMORY. The message
 // (K2_error_string) reads "path:line: what".
 GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt);
@@ -61,10 +64,33 @@ GrB_Info K2_Matrix_read(K2_Matrix *A, const char *path, const K2_ReadOptions *op
 
 // Writers. Matrix Market: "coordinate pattern general", 1-based, with the shape in the size line.
 // Edge list: "u v" lines, 0-based, after one '#' comment line giving the shape. A path ending in
-// ".gz" is written gzip-compressed. On error the partly written file is removed.
+// ".gz" is written gzip-compressed. Every writer (K2_Matrix_save too) replaces its target whole
+// or not at all, as K2_OutFile below: on any error (GrB_INVALID_VALUE, the message naming the
+// path) an existing file is left as it was.
 GrB_Info K2_Matrix_writeMatrixMarket(K2_Matrix A, const char *path);
 GrB_Info K2_Matrix_writeEdgeList(K2_Matrix A, const char *path);
 GrB_Info K2_Edges_writeMatrixMarket(const K2_Edges *E, const char *path);
 GrB_Info K2_Edges_writeEdgeList(const K2_Edges *E, const char *path);
+
+// Output files that appear whole or not at all, for a program's own results (the writers above
+// use the same code). K2_OutFile_open gives a stdio stream on a temporary in the directory of
+// `path`; K2_OutFile_commit flushes it, checks every write, syncs it to disk and renames it over
+// `path`; K2_OutFile_discard removes it. Until the commit `path` is untouched, and if the
+// process dies the temporary goes with it (or, where the file system needs a named one,
+// ".NAME.k2tmp.XXXXXX", which the next write of `path` removes and the readers refuse).
+// A new file gets the mode 0666 & ~umask; a replaced one keeps its mode (and its owner and
+// group where the user may set them); a file the user may not write is refused; a symbolic
+// link is followed and its target replaced. A `path` that is not a regular file (/dev/null, a
+// pipe, /dev/stdout) is written directly. The stream belongs to the K2_OutFile: do not fclose
+// it. Both calls set *file to NULL. Codes: GrB_NULL_POINTER, GrB_INVALID_VALUE (cannot create,
+// not writable, a write, the sync or the rename failed: the message names path and the reason),
+// GrB_OUT_OF_MEMORY.
+typedef struct K2_OutFile_opaque *K2_OutFile;
+GrB_Info K2_OutFile_open(K2_OutFile *file, FILE **stream, const char *path);
+GrB_Info K2_OutFile_commit(K2_OutFile *file);
+GrB_Info K2_OutFile_discard(K2_OutFile *file);
+// Removes the named temporaries of this process's unfinished writes. Async-signal-safe: for a
+// SIGINT or SIGTERM handler that then ends the process.
+void K2_OutFile_removeTemporaries(void);
 
 #endif

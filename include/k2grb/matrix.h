@@ -161,8 +161,15 @@ GrB_Info K2_Matrix_serializeSize(GrB_Index *size, K2_Matrix A);
 GrB_Info K2_Matrix_serialize(void *blob, GrB_Index *size, K2_Matrix A);
 // A new matrix from a .k2 image, fully validated (checksums, structure).
 GrB_Info K2_Matrix_deserialize(K2_Matrix *A, const void *blob, GrB_Index size);
-// Save to / load from a file (load maps the file and validates it).
+// Save to a file: replaced whole or not at all (a temporary renamed over it, as every writer of
+// include/k2grb/io.h): on error an existing file is left as it was; never rewritten in place.
 GrB_Info K2_Matrix_save(K2_Matrix A, const char *path);
+// Load and validate a file. The matrix holds its own copy of the file's bytes (one block, the
+// arrays point into it), so it is unaffected by whatever happens to the file later: deleted,
+// replaced, even truncated or rewritten in place (a mapping of the file would raise SIGBUS in
+// the next product). A file whose bytes cannot change (a sealed memfd, a file marked immutable)
+// is mapped and used in place instead. A file that changes while it is read is refused
+// (GrB_INVALID_VALUE).
 GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path);
 
 #endif

@@ -10,7 +10,8 @@
 //  3. the (decompressed) input starts with %%MatrixMarket   → Matrix Market;
 //  4. by the name, without a trailing .gz: .mtx or .mm      → Matrix Market (which then refuses
 //     a missing banner); .graph or .metis                   → METIS; anything else → edge list.
-// gzip is recognised by its magic bytes, whatever the name.
+// gzip is recognised by its magic bytes, whatever the name. The temporaries of the writers
+// (".NAME.k2tmp.XXXXXX", left by a killed write) are refused, whatever the format.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #include "io/k2_edges.h"
 #include "io/k2_io.h"
+#include "util/k2_atomic_file.h"
 #include "util/k2_error.h"
 
 static bool k2_has_suffix(const char *s, size_t n, const char *suffix) {
@@ -66,6 +68,10 @@ GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt_
   else K2_ReadOptions_default(&opt);
   if ((unsigned)opt.format > (unsigned)K2_FORMAT_K2) {
     K2_FAIL(GrB_INVALID_VALUE, "%s: unknown format %d", path, (int)opt.format);
+  }
+  if (k2_atomic_file_is_temporary(path)) {
+    K2_FAIL(GrB_INVALID_VALUE, "%s: an unfinished temporary file of a k2grb writer, not a graph",
+            path);
   }
   size_t n = strlen(path);
   K2_FileFormat format = opt.format;

@@ -7,7 +7,8 @@
 // vertices carry ncon weights (default 1), the first that vertices carry a size; weights are
 // checked to be integers and ignored. Lines starting with '%' are comments. Every undirected
 // edge is listed in both lists, so the lists hold 2m entries (a self-loop may be listed once:
-// 2m - loops); the result holds each listed entry, i.e. both directions.
+// 2m - loops); the result holds each listed entry, i.e. both directions. A vertex line may have
+// any length (it is read in pieces); the header and the comments before it are ordinary lines.
 #include "io/k2_edges.h"
 #include "io/k2_io.h"
 #include "util/k2_error.h"
@@ -75,25 +76,34 @@ GrB_Info k2_read_metis(K2_Edges *E, k2_text *t) {
   E->nrows = E->ncols = n;
   if ((info = k2_edges_reserve(E, k2_text_reserve_hint(t, 2 * m, 2))) != GrB_SUCCESS) return info;
 
-  uint64_t v = 0, loops = 0;
-  while ((info = k2_text_next(t, &line, &len)) == GrB_SUCCESS) {
-    if (metis_comment(line)) continue;
+  // The vertex lines come in pieces (a vertex's list is not bounded by K2_TEXT_LINE_MAX): the
+  // place of a token in its line says what it is: `lead` weights, then neighbours, each followed
+  // by its weight when edges carry one.
+  const uint64_t lead = (vertex_s ? 1 : 0) + (vertex_w ? ncon : 0);
+  uint64_t v = 0, loops = 0, tok = 0;  // tok: tokens of the current line so far
+  bool in_line = false, comment = false, more;
+  while ((info = k2_text_next_piece(t, &line, &len, &more)) == GrB_SUCCESS) {
+    if (!in_line) {
+      comment = metis_comment(line);
+      tok = 0;
+    }
+    in_line = more;
+    if (comment) continue;
     const char *end = line + len;
     if (v == n) {
       if (metis_blank(line, len)) continue;  // trailing blank lines
       return k2_text_error(t, GrB_INVALID_VALUE, "more vertex lines than the %llu of the header",
                            (unsigned long long)n);
     }
-    p = line;
-    if (vertex_s && (info = metis_weight(t, &p, "vertex size")) != GrB_SUCCESS) return info;
-    for (uint64_t c = 0; vertex_w && c < ncon; c++) {
-      if ((info = metis_weight(t, &p, "vertex weight")) != GrB_SUCCESS) return info;
-    }
-    for (;;) {
-      p = k2_skip_blanks(p);
-      if (*p == '\0') {
-        if (p != end) return k2_text_error(t, GrB_INVALID_VALUE, "binary data (a NUL byte) in the line");
-        break;
+    for (p = k2_skip_blanks(line); *p != '\0'; p = k2_skip_blanks(p), tok++) {
+      if (tok < lead) {
+        info = metis_weight(t, &p, vertex_s && tok == 0 ? "vertex size" : "vertex weight");
+        if (info != GrB_SUCCESS) return info;
+        continue;
+      }
+      if (edge_w && (tok - lead) % 2 == 1) {
+        if ((info = metis_weight(t, &p, "edge weight")) != GrB_SUCCESS) return info;
+        continue;
       }
       uint64_t u;
       const char *q = p;
@@ -110,7 +120,6 @@ GrB_Info k2_read_metis(K2_Edges *E, k2_text *t) {
                              metis_token_len(p), p, (unsigned long long)n);
       }
       p = q;
-      if (edge_w && (info = metis_weight(t, &p, "edge weight")) != GrB_SUCCESS) return info;
       uint32_t i = (uint32_t)v, j = (uint32_t)(u - 1);
       loops += i == j;
       if (E->nvals < E->capacity) {
@@ -120,6 +129,16 @@ GrB_Info k2_read_metis(K2_Edges *E, k2_text *t) {
       } else if ((info = k2_edges_push(E, i, j)) != GrB_SUCCESS) {
         return info;
       }
+    }
+    if (p != end) return k2_text_error(t, GrB_INVALID_VALUE, "binary data (a NUL byte) in the line");
+    if (more) continue;
+    // the line ends: nothing may be missing
+    if (tok < lead) {
+      return k2_text_error(t, GrB_INVALID_VALUE, "malformed line: missing %s",
+                           vertex_s && tok == 0 ? "vertex size" : "vertex weight");
+    }
+    if (edge_w && (tok - lead) % 2 == 1) {
+      return k2_text_error(t, GrB_INVALID_VALUE, "malformed line: missing edge weight");
     }
     v++;
   }

@@ -13,8 +13,9 @@
 
 #include "util/k2_error.h"
 
-// 1 MiB blocks: large enough that the per-read overhead vanishes, small enough for the cache.
-#define K2_TEXT_BLOCK ((size_t)1 << 20)
+// One buffer holds a whole line and its "\r\n": reads of about 1 MiB (the per-read overhead
+// vanishes, the block stays in cache), never more memory than the longest line allowed.
+#define K2_TEXT_BLOCK (K2_TEXT_LINE_MAX + 2)
 
 static GrB_Info k2_text_alloc(k2_text *t, const char *name, size_t cap) {
   memset(t, 0, sizeof *t);
@@ -57,7 +58,14 @@ void k2_text_close(k2_text *t) {
   memset(t, 0, sizeof *t);
 }
 
-// Move the unread bytes to the front, grow if a single line fills the buffer, and read more.
+static GrB_Info k2_text_too_long(const k2_text *t) {
+  return k2_error_set(GrB_INVALID_VALUE, "%s:%llu: line longer than %zu bytes", t->name,
+                      (unsigned long long)t->line + (t->partial ? 0 : 1), K2_TEXT_LINE_MAX);
+}
+
+// Move the unread bytes to the front, grow if a single line fills the buffer (up to a line of
+// K2_TEXT_LINE_MAX bytes and its "\r\n": a longer one is refused here, before it takes more
+// memory), and read more.
 static GrB_Info k2_text_fill(k2_text *t) {
   if (t->beg > 0) {
     memmove(t->buf, t->buf + t->beg, t->end - t->beg);
@@ -66,15 +74,15 @@ static GrB_Info k2_text_fill(k2_text *t) {
     t->beg = 0;
   }
   if (t->end == t->cap) {
-    if (t->cap > SIZE_MAX / 4) K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%llu: line too long", t->name,
-                                       (unsigned long long)t->line + 1);
-    char *b = realloc(t->buf, 2 * t->cap + 1);
+    if (t->cap >= K2_TEXT_BLOCK) return k2_text_too_long(t);
+    size_t cap = 2 * t->cap < K2_TEXT_BLOCK ? 2 * t->cap : K2_TEXT_BLOCK;
+    char *b = realloc(t->buf, cap + 1);
     if (b == NULL) {
       K2_FAIL(GrB_OUT_OF_MEMORY, "%s:%llu: out of memory for a line of %zu bytes", t->name,
               (unsigned long long)t->line + 1, t->end);
     }
     t->buf = b;
-    t->cap *= 2;
+    t->cap = cap;
   }
   size_t room = t->cap - t->end;
   size_t got;
@@ -109,39 +117,60 @@ static GrB_Info k2_text_fill(k2_text *t) {
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_text_next(k2_text *t, char **line, size_t *len) {
+// The next line, or with pieces, the next piece of it: where a line fills the whole buffer, the
+// bytes up to its last blank (*more = true; the line goes on in the next call).
+static GrB_Info k2_text_get(k2_text *t, char **line, size_t *len, bool pieces, bool *more) {
   for (;;) {
     char *nl = memchr(t->buf + t->scanned, '\n', t->end - t->scanned);
     char *start = t->buf + t->beg;
-    if (nl != NULL) {
-      size_t n = (size_t)(nl - start);
-      *nl = '\0';
+    if (nl != NULL || (t->eof && t->pending == GrB_SUCCESS && (t->beg < t->end || t->partial))) {
+      // a whole line, the rest of one, or a last line without '\n'
+      size_t n = nl != NULL ? (size_t)(nl - start) : t->end - t->beg;
+      start[n] = '\0';
       if (n > 0 && start[n - 1] == '\r') start[--n] = '\0';
-      t->beg = t->scanned = (size_t)(nl - t->buf) + 1;
-      t->line++;
+      if (n > K2_TEXT_LINE_MAX && !pieces) return k2_text_too_long(t);
+      t->beg = t->scanned = nl != NULL ? (size_t)(nl - t->buf) + 1 : t->end;
+      if (!t->partial) t->line++;
+      t->partial = false;
       *line = start;
       *len = n;
+      *more = false;
       return GrB_SUCCESS;
     }
     t->scanned = t->end;
     if (t->eof) {
       if (t->pending != GrB_SUCCESS) {  // never hand out the cut-off last line
-        return k2_error_set(t->pending, "%s:%llu: %s", t->name, (unsigned long long)t->line + 1,
-                            t->pending_msg);
+        return k2_error_set(t->pending, "%s:%llu: %s", t->name,
+                            (unsigned long long)t->line + (t->partial ? 0 : 1), t->pending_msg);
       }
-      if (t->beg == t->end) return GrB_NO_VALUE;
-      size_t n = t->end - t->beg;  // a last line without '\n'
-      t->buf[t->end] = '\0';
-      if (start[n - 1] == '\r') start[--n] = '\0';
-      t->beg = t->scanned = t->end;
-      t->line++;
+      return GrB_NO_VALUE;
+    }
+    if (pieces && t->end - t->beg == t->cap && t->cap >= K2_TEXT_BLOCK) {
+      // the buffer holds nothing but this line: hand out what precedes its last blank
+      size_t b = t->end;
+      while (b > t->beg && !k2_is_blank(t->buf[b - 1])) b--;
+      if (b == t->beg) return k2_text_too_long(t);  // one token fills the buffer
+      t->buf[b - 1] = '\0';
+      t->beg = t->scanned = b;
+      if (!t->partial) t->line++;
+      t->partial = true;
       *line = start;
-      *len = n;
+      *len = b - 1 - (size_t)(start - t->buf);
+      *more = true;
       return GrB_SUCCESS;
     }
     GrB_Info info = k2_text_fill(t);
     if (info != GrB_SUCCESS) return info;
   }
+}
+
+GrB_Info k2_text_next(k2_text *t, char **line, size_t *len) {
+  bool more;
+  return k2_text_get(t, line, len, false, &more);
+}
+
+GrB_Info k2_text_next_piece(k2_text *t, char **piece, size_t *len, bool *more) {
+  return k2_text_get(t, piece, len, true, more);
 }
 
 GrB_Info k2_text_peek(k2_text *t, const char **data, size_t *n) {

@@ -23,6 +23,7 @@ typedef struct {
   size_t cap, beg, end, scanned;
   bool eof;                  // the source has no more bytes
   bool gzip;                 // the file is gzip-compressed
+  bool partial;              // the last piece handed out (k2_text_next_piece) ended mid-line
   uint64_t line;             // number of the last line returned (1-based)
   uint64_t bytes;            // uncompressed bytes read so far
   uint64_t size;             // bytes of the file or memory input (compressed size for gzip)
@@ -38,9 +39,21 @@ GrB_Info k2_text_open_file(k2_text *t, const char *path);
 GrB_Info k2_text_open_memory(k2_text *t, const void *data, size_t size, const char *name);
 void k2_text_close(k2_text *t);
 
+// The longest line a reader takes (without its '\n'): far beyond any graph line of the edge-list
+// and Matrix Market formats, and it bounds the memory a file without newlines can take (a small
+// gzip can hold gigabytes of them). METIS lines, which list all neighbours of a vertex, are read
+// in pieces (k2_text_next_piece) and may be longer.
+#define K2_TEXT_LINE_MAX ((size_t)1 << 20)
+
 // The next line: *line (NUL-terminated, without '\n' or "\r\n") and its length.
-// GrB_SUCCESS, GrB_NO_VALUE at the end of the input, or an error (I/O, corrupt or truncated gzip).
+// GrB_SUCCESS, GrB_NO_VALUE at the end of the input, or an error (I/O, corrupt or truncated gzip,
+// GrB_INVALID_VALUE "name:line: line longer than K2_TEXT_LINE_MAX bytes").
 GrB_Info k2_text_next(k2_text *t, char **line, size_t *len);
+// The same for lines of blank-separated tokens of any length: a line longer than
+// K2_TEXT_LINE_MAX comes in pieces that end at a blank (never inside a token); *more is true
+// when the line goes on in the next piece (whose first byte may be a blank). t->line stays the
+// line's number throughout. A single token longer than K2_TEXT_LINE_MAX is an error.
+GrB_Info k2_text_next_piece(k2_text *t, char **piece, size_t *len, bool *more);
 // The first bytes of the input without consuming them (up to one buffer); *n = 0 if empty.
 GrB_Info k2_text_peek(k2_text *t, const char **data, size_t *n);
 

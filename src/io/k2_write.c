@@ -1,64 +1,82 @@
 // k2_write.c: Matrix Market and edge-list writers for K2_Edges (plain or gzip by the name).
 // SPDX-License-Identifier: Apache-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <k2grb.h>
 
+#include "util/k2_atomic_file.h"
 #include "util/k2_error.h"
 
 #define K2_OUT_BLOCK ((size_t)1 << 20)
 
+// Text goes into a block buffer, then to the file (plain) or through zlib (gzip), which writes
+// to a descriptor of the same temporary; k2_atomic_file renames it over the target at the end.
 typedef struct {
-  FILE *f;
+  k2_atomic_file file;
   gzFile gz;
   char *buf;
   size_t len;
-  GrB_Info info;  // first failure
-  const char *path;
+  bool failed;  // a write failed: nothing more is written
 } k2_out;
 
 static void k2_out_flush(k2_out *o) {
-  if (o->len == 0 || o->info != GrB_SUCCESS) return;
-  bool ok = o->gz != NULL ? gzwrite(o->gz, o->buf, (unsigned)o->len) == (int)o->len
-                          : fwrite(o->buf, 1, o->len, o->f) == o->len;
-  if (!ok) o->info = k2_error_set(GrB_INVALID_VALUE, "%s: write failed: %s", o->path, strerror(errno));
+  if (o->len == 0 || o->failed) return;
+  if (o->gz != NULL) {
+    if (gzwrite(o->gz, o->buf, (unsigned)o->len) != (int)o->len) {
+      int err = Z_OK;
+      gzerror(o->gz, &err);
+      k2_atomic_file_fail(&o->file, err == Z_ERRNO ? errno : ENOMEM);
+      o->failed = true;
+    }
+  } else {
+    o->failed = !k2_atomic_file_write(&o->file, o->buf, o->len);
+  }
   o->len = 0;
 }
 
 static GrB_Info k2_out_open(k2_out *o, const char *path) {
   memset(o, 0, sizeof *o);
-  o->path = path;
-  size_t n = strlen(path);
   o->buf = malloc(K2_OUT_BLOCK);
   if (o->buf == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", path);
-  errno = 0;
-  if (n >= 3 && strcasecmp(path + n - 3, ".gz") == 0) o->gz = gzopen(path, "wb6");
-  else o->f = fopen(path, "wb");
-  if (o->gz == NULL && o->f == NULL) {
-    int err = errno;
+  GrB_Info info = k2_atomic_file_open(&o->file, path);
+  if (info != GrB_SUCCESS) {
     free(o->buf);
-    K2_FAIL(GrB_INVALID_VALUE, "%s: cannot create: %s", path, err ? strerror(err) : "out of memory");
+    return info;
+  }
+  size_t n = strlen(path);
+  if (n >= 3 && strcasecmp(path + n - 3, ".gz") == 0) {
+    // zlib closes its descriptor at the end: give it its own, the file keeps the other
+    int fd = fcntl(o->file.fd, F_DUPFD_CLOEXEC, 0);
+    o->gz = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
+    if (o->gz == NULL) {
+      int err = errno;
+      if (fd >= 0) close(fd);
+      k2_atomic_file_abort(&o->file);
+      free(o->buf);
+      K2_FAIL(GrB_OUT_OF_MEMORY, "%s: cannot start the gzip stream: %s", path,
+              strerror(err ? err : ENOMEM));
+    }
   }
   return GrB_SUCCESS;
 }
 
-// Close; on any failure remove the partial file.
+// Finish the stream and replace the target, or (after any failure) leave it as it was.
 static GrB_Info k2_out_close(k2_out *o) {
   k2_out_flush(o);
-  int rc = o->gz != NULL ? gzclose_w(o->gz) : fclose(o->f);
-  if (rc != 0 && o->info == GrB_SUCCESS) {
-    o->info = k2_error_set(GrB_INVALID_VALUE, "%s: write failed on close", o->path);
+  if (o->gz != NULL) {
+    errno = 0;
+    int rc = gzclose_w(o->gz);  // writes the rest of the compressed stream
+    if (rc != Z_OK && !o->failed) k2_atomic_file_fail(&o->file, rc == Z_ERRNO ? errno : EIO);
   }
   free(o->buf);
-  struct stat st;  // never remove a device (e.g. /dev/full) we were asked to write to
-  if (o->info != GrB_SUCCESS && stat(o->path, &st) == 0 && S_ISREG(st.st_mode)) remove(o->path);
-  return o->info;
+  return k2_atomic_file_commit(&o->file);
 }
 
 static void k2_out_text(k2_out *o, const char *s, size_t n) {
@@ -121,7 +139,7 @@ static GrB_Info k2_write_edges(const K2_Edges *E, const char *path, bool matrix_
                          (unsigned long long)E->nvals);
   k2_out_text(&o, head, (size_t)n);
   uint64_t base = matrix_market ? 1 : 0;
-  for (GrB_Index e = 0; e < E->nvals && o.info == GrB_SUCCESS; e++) {
+  for (GrB_Index e = 0; e < E->nvals && !o.failed; e++) {
     k2_out_pair(&o, E->I[e] + base, E->J[e] + base);
   }
   return k2_out_close(&o);

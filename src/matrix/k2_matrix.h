@@ -1,7 +1,7 @@
 // k2_matrix.h: the K2_Matrix object behind the public handle (internal).
 // SPDX-License-Identifier: Apache-2.0
 //
-// The object owns the tree arrays (or borrows them from a mapped .k2 file), the pending edits,
+// The object owns the tree arrays (or borrows them from a loaded .k2 image), the pending edits,
 // and caches derived from the tree (the bridge's GrB_Matrix, the CUDA residency). The tree is
 // read-only after assembly, so products from several threads only take `lock` to assemble
 // pending edits or fill a cache.
@@ -17,7 +17,7 @@
 #define K2_MAGIC_LIVE UINT64_C(0x6b32677262214c56)   // "k2grb!LV"
 #define K2_MAGIC_FREED UINT64_C(0x6b32677262214652)  // "k2grb!FR"
 
-// The tree arrays: everything a view points to. Owned (malloc) or borrowed (mapped file).
+// The tree arrays: everything a view points to. Owned (malloc) or borrowed (a loaded .k2 image).
 typedef struct {
   uint64_t nrows, ncols, nvals;
   uint32_t side_log, levels, leaf_log;
@@ -33,7 +33,8 @@ typedef struct {
   uint64_t *top_codes;
   uint64_t *frontier_codes; // NULL unless cached
   bool borrowed;            // arrays point into `map` and must not be freed one by one
-  void *map;                // mmap'd file (or NULL)
+  void *map;                // the loaded image, munmap'd at the end: a private copy or the
+                            // mapped file when it cannot change (or NULL)
   size_t map_len;
 } k2_tree;
 

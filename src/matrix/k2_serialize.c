@@ -3,8 +3,9 @@
 //
 // A .k2 image is a 320-byte header followed by six 64-byte aligned sections holding the tree
 // arrays exactly as they lie in memory (little-endian 64-bit words). Storing the derived arrays
-// (directory, top codes, frontier) too lets K2_Matrix_load use a mapped file in place: the
-// arrays of the loaded tree point into the mapping (tree.borrowed). Nothing is trusted before
+// (directory, top codes, frontier) too lets K2_Matrix_load use the image in place: the arrays of
+// the loaded tree point into one block holding the file (tree.borrowed): a private copy, or the
+// file itself mapped when it cannot change (see K2_Matrix_load). Nothing is trusted before
 // it is checked: header checksum, sizes against each other and against the file length (with
 // overflow checks), every zero padding byte, section checksums (XXH3-64), then the structure
 // (k2_tree_check). Every byte of a valid image is thus covered by a check.
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +24,7 @@
 #include <xxhash.h>
 
 #include "matrix/k2_matrix.h"
+#include "util/k2_atomic_file.h"
 #include "util/k2_error.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -142,10 +146,10 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   return GrB_SUCCESS;
 }
 
-// Where the image goes: a memory buffer or a file descriptor.
+// Where the image goes: a memory buffer or a file.
 typedef struct {
   uint8_t *buf;
-  int fd;
+  k2_atomic_file *file;
   uint64_t pos;
 } k2f_sink;
 
@@ -155,16 +159,8 @@ static bool sink_put(k2f_sink *k, const void *src, uint64_t n) {
     k->pos += n;
     return true;
   }
-  const uint8_t *p = src;
-  while (n > 0) {
-    size_t chunk = n > (UINT64_C(1) << 30) ? (size_t)1 << 30 : (size_t)n;
-    ssize_t w = write(k->fd, p, chunk);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= (uint64_t)w;
-    k->pos += (uint64_t)w;
-  }
+  if (n > SIZE_MAX || !k2_atomic_file_write(k->file, src, (size_t)n)) return false;
+  k->pos += n;
   return true;
 }
 
@@ -425,7 +421,7 @@ GrB_Info K2_Matrix_serialize(void *blob, GrB_Index *size, K2_Matrix A) {
                    "K2_Matrix_serialize: the image needs %llu bytes, the blob has %llu "
                    "(see K2_Matrix_serializeSize)",
                    (unsigned long long)im.file_bytes, (unsigned long long)*size);
-  k2f_sink k = {blob, -1, 0};
+  k2f_sink k = {blob, NULL, 0};
   image_write(&im, &k);
   *size = im.file_bytes;
   return GrB_SUCCESS;
@@ -450,38 +446,61 @@ GrB_Info K2_Matrix_save(K2_Matrix A, const char *path) {
   k2f_image im;
   if ((info = image_plan(&im, A, true)) != GrB_SUCCESS) return info;
 
-  // write a temporary file next to the target and rename it: a failed save leaves an
-  // existing file intact and never a half-written one under the name
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
-  if (tmp == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_save: out of memory");
-  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_save: cannot create a file next to %s: %s",
-                   path, strerror(e));
+  // through a temporary renamed over the target at the end (k2_atomic_file.h): a failed or
+  // interrupted save leaves an existing file as it was, never a partial one under the name,
+  // and readers that loaded the old file keep their copy
+  k2_atomic_file file;
+  if ((info = k2_atomic_file_open(&file, path)) != GrB_SUCCESS)
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_save: %s", k2_error_get());
+  k2f_sink k = {NULL, &file, 0};
+  image_write(&im, &k);  // a failed write is kept in `file` and reported by the commit
+  if ((info = k2_atomic_file_commit(&file)) != GrB_SUCCESS)
+    K2_MATRIX_FAIL(A, info, "K2_Matrix_save: %s", k2_error_get());
+  return GrB_SUCCESS;
+}
+
+// Whether the bytes of an open file cannot change: a memfd sealed against writing and shrinking,
+// or a file marked immutable (chattr +i). Only such files are used in place.
+static bool file_is_immutable(int fd) {
+  int seals = fcntl(fd, F_GET_SEALS);
+  if (seals >= 0 && (seals & (F_SEAL_WRITE | F_SEAL_SHRINK)) == (F_SEAL_WRITE | F_SEAL_SHRINK))
+    return true;
+  int flags = 0;
+  return ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_IMMUTABLE_FL) != 0;
+}
+
+// The file's bytes in private memory (an anonymous mapping, read-only once filled). A mapping
+// of the file itself would raise SIGBUS in every later product once someone truncates or
+// rewrites the file in place (MAP_PRIVATE does not prevent that); a copy cannot be taken away.
+// A file that changes while it is read is refused.
+static GrB_Info file_copy(void **out, int fd, const struct stat *st, const char *name) {
+  size_t len = (size_t)st->st_size;
+  uint8_t *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED)
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory for its %zu bytes", name, len);
+  for (size_t got = 0; got < len;) {
+    size_t chunk = len - got < ((size_t)1 << 30) ? len - got : (size_t)1 << 30;
+    ssize_t r = pread(fd, mem + got, chunk, (off_t)got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      int e = errno;
+      munmap(mem, len);
+      if (r == 0)
+        K2_FAIL(GrB_INVALID_VALUE, "%s: the file shrank while it was read (%zu of %zu bytes): "
+                "it is being rewritten in place", name, got, len);
+      K2_FAIL(GrB_INVALID_VALUE, "%s: cannot read: %s", name, strerror(e));
+    }
+    got += (size_t)r;
   }
-  k2f_sink k = {NULL, fd, 0};
-  bool ok = image_write(&im, &k);
-  int e = errno;
-  ok = ok && fchmod(fd, 0644) == 0;
-  if (close(fd) != 0 && ok) {
-    ok = false;
-    e = errno;
+  struct stat now;
+  if (fstat(fd, &now) != 0 || now.st_size != st->st_size ||
+      now.st_mtim.tv_sec != st->st_mtim.tv_sec || now.st_mtim.tv_nsec != st->st_mtim.tv_nsec) {
+    munmap(mem, len);
+    K2_FAIL(GrB_INVALID_VALUE, "%s: the file changed while it was read: it is being rewritten "
+            "in place", name);
   }
-  if (ok && rename(tmp, path) != 0) {
-    ok = false;
-    e = errno;
-  }
-  if (!ok) {
-    unlink(tmp);
-    free(tmp);
-    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_save: cannot write %s: %s", path,
-                   strerror(e));
-  }
-  free(tmp);
+  mprotect(mem, len, PROT_READ);  // the tree is read-only: a stray write faults at once
+  *out = mem;
   return GrB_SUCCESS;
 }
 
@@ -490,6 +509,9 @@ GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path) {
     K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_load: %s is NULL", A == NULL ? "A" : "path");
   char name[300];
   snprintf(name, sizeof name, "K2_Matrix_load: %s", path);
+  if (k2_atomic_file_is_temporary(path))
+    K2_FAIL(GrB_INVALID_VALUE, "%s: an unfinished temporary file of a k2grb writer, not a graph",
+            name);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot open: %s", name, strerror(errno));
   struct stat st;
@@ -500,29 +522,38 @@ GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path) {
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    K2_FAIL(GrB_INVALID_OBJECT, "%s: not a regular file (a .k2 file is mapped in place)", name);
+    K2_FAIL(GrB_INVALID_OBJECT, "%s: not a regular file (a .k2 image is read from a file of known "
+            "size)", name);
   }
   uint64_t len = (uint64_t)st.st_size;
   if (len < K2F_HEADER_BYTES || len > SIZE_MAX) {
-    // too short to map usefully: read what there is for a precise message
+    // too short to hold a header: read what there is for a precise message
     uint8_t small[K2F_HEADER_BYTES];
     ssize_t n = len < K2F_HEADER_BYTES ? read(fd, small, (size_t)len) : -1;
     close(fd);
-    if (len > SIZE_MAX) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: too large to map", name);
+    if (len > SIZE_MAX) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: too large for the address space", name);
     if (n != (ssize_t)len) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot read", name);
     k2_tree t;
     K2_Format fmt;
     double w;
     return image_read(&t, &fmt, &w, small, len, name, false);  // always fails
   }
-  void *map = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
-  int e = errno;
-  close(fd);  // the mapping keeps the file
-  if (map == MAP_FAILED) K2_FAIL(GrB_INVALID_VALUE, "%s: cannot map: %s", name, strerror(e));
+  // an immutable file is used in place; any other is copied (file_copy says why)
+  void *map;
+  GrB_Info info = GrB_SUCCESS;
+  if (file_is_immutable(fd)) {
+    map = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED)
+      info = k2_error_set(GrB_INVALID_VALUE, "%s: cannot map: %s", name, strerror(errno));
+  } else {
+    info = file_copy(&map, fd, &st, name);
+  }
+  close(fd);  // a mapping keeps the file
+  if (info != GrB_SUCCESS) return info;
   k2_tree t;
   K2_Format fmt;
   double weight;
-  GrB_Info info = image_read(&t, &fmt, &weight, map, len, name, true);
+  info = image_read(&t, &fmt, &weight, map, len, name, true);
   if (info != GrB_SUCCESS) {
     munmap(map, (size_t)len);
     return info;

@@ -1,10 +1,16 @@
 // test_cli.c: the k2grb command: every command on real files (results checked against the
 // oracles of the algorithm tests or LAGraph's expected values), --json, --out files in the
-// LDBC layout, --check, and bad arguments / broken files (non-zero exit, one line on stderr).
+// LDBC layout, --check, and bad arguments / broken files (non-zero exit, one line on stderr);
+// output files that fail midway (a file size limit, /dev/full) or whose writer is interrupted
+// (SIGTERM, SIGINT, SIGKILL) leave the old file, never a partial one.
 // SPDX-License-Identifier: Apache-2.0
 #define _GNU_SOURCE 1  // mkdtemp
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../algorithms/alg_test_util.h"
@@ -387,6 +393,202 @@ static void test_bench_demo(void **state) {
   free(out);
 }
 
+// ---- durable output ---------------------------------------------------------------------------
+
+static char *slurp_path(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  long len = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)len + 1);
+  assert_non_null(s);
+  assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
+  s[len] = '\0';
+  fclose(f);
+  *n = (size_t)len;
+  return s;
+}
+
+static bool same_file(const char *path, const char *bytes, size_t n) {
+  size_t m;
+  char *s = slurp_path(path, &m);
+  bool same = s != NULL && m == n && memcmp(s, bytes, n) == 0;
+  free(s);
+  return same;
+}
+
+static int temps_in_tmpdir(void) {
+  DIR *d = opendir(tmpdir);
+  assert_non_null(d);
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) n += strstr(e->d_name, ".k2tmp.") != NULL;
+  closedir(d);
+  return n;
+}
+
+// R-MAT graphs as .k2 files (quick to load): scale 16 (1M edges, about 12 MB of text: writing
+// it takes a moment) and 14 (results and files well over 64 KiB).
+static const char *rmat_k2(unsigned scale) {
+  static char paths[2][512];
+  char *path = paths[scale == 16];
+  if (path[0] != '\0') return path;
+  snprintf(path, sizeof paths[0], "%s/rmat%u.k2", tmpdir, scale);
+  K2_RmatParams p;
+  K2_RmatParams_default(&p, scale);
+  K2_Edges E;
+  K2_ASSERT_OK(K2_Gen_rmat(&E, &p));
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, E.nrows, E.ncols));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, E.I, E.J, E.nvals));
+  K2_ASSERT_OK(K2_Matrix_save(A, path));
+  K2_Matrix_free(&A);
+  K2_Edges_free(&E);
+  return path;
+}
+
+// Under a 64 KiB file size limit every output fails cleanly (one line naming the file and the
+// reason) and the old file stays; /dev/full too. The command ignores SIGXFSZ itself.
+static void test_out_fails_midway(void **state) {
+  (void)state;
+  const char *big = rmat_k2(14);
+  const char *outs[] = {"cc.txt", "g.el", "g.mtx.gz", "g.k2"};
+  for (int k = 0; k < 4; k++) {
+    char path[600], a[4096];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, outs[k]);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("the old file\n", f);
+    fclose(f);
+    if (k == 0) snprintf(a, sizeof a, "cc '%s' --out '%s'", big, path);
+    else snprintf(a, sizeof a, "convert '%s' '%s'", big, path);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "ulimit -f 128; '%s' %s >'%s/out.txt' 2>'%s/err.txt'", K2GRB_CLI, a,
+             tmpdir, tmpdir);
+    int st = system(cmd);
+    char *err = slurp("err.txt");
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 1 || count_lines(err) != 1 || strstr(err, path) == NULL ||
+        strstr(err, "File too large") == NULL) {
+      fail_msg("%s: status %d, stderr: %s", a, st, err);
+    }
+    free(err);
+    assert_true(same_file(path, "the old file\n", 13));
+    assert_int_equal(temps_in_tmpdir(), 0);
+    if (k > 0) {
+      snprintf(a, sizeof a, "convert '%s' /dev/full", big);
+      if (k == 3) snprintf(a, sizeof a, "cc '%s' --out /dev/full", big);
+      expect_error(a, 1);
+      err = slurp("err.txt");
+      assert_non_null(strstr(err, "/dev/full"));
+      free(err);
+    }
+  }
+}
+
+// Run `k2grb convert IN OUT` in a child (SIGINT and SIGTERM at their default, named temporaries
+// if `named`); when its temporary of OUT exists (named) or after it opened a file in tmpdir,
+// send `sig`. Returns the wait status.
+static int convert_and_signal(const char *in, const char *out, bool named, int sig) {
+  const char *base = strrchr(out, '/') + 1;
+  char prefix[300];
+  snprintf(prefix, sizeof prefix, ".%s.k2tmp.", base);
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (named) setenv("K2GRB_WRITE_NAMED_TEMP", "1", 1);
+    else unsetenv("K2GRB_WRITE_NAMED_TEMP");
+    if (freopen("/dev/null", "w", stdout) == NULL || freopen("/dev/null", "w", stderr) == NULL) _exit(90);
+    execl(K2GRB_CLI, "k2grb", "convert", in, out, (char *)NULL);
+    _exit(91);
+  }
+  int st = 0;
+  for (;;) {
+    bool ready = false;
+    if (named) {
+      DIR *d = opendir(tmpdir);
+      for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) ready |= strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+      if (d != NULL) closedir(d);
+    } else {
+      char fddir[64], fd[400], link[1024];
+      snprintf(fddir, sizeof fddir, "/proc/%d/fd", (int)pid);
+      DIR *d = opendir(fddir);
+      for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) {
+        snprintf(fd, sizeof fd, "%s/%s", fddir, e->d_name);
+        ssize_t n = readlink(fd, link, sizeof link - 1);
+        if (n > 0) link[n] = '\0';
+        ready |= n > 0 && strstr(link, "(deleted)") != NULL && strncmp(link, tmpdir, strlen(tmpdir)) == 0;
+      }
+      if (d != NULL) closedir(d);
+    }
+    if (ready) {
+      kill(pid, sig);
+      break;
+    }
+    if (waitpid(pid, &st, WNOHANG) == pid) return st;  // finished first
+    struct timespec ts = {0, 200 * 1000};
+    nanosleep(&ts, NULL);
+  }
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  return st;
+}
+
+// Interrupted conversions: the target is the old file (or, had the command finished first, the
+// whole new one); SIGINT and SIGTERM remove the named temporary on the way out; after SIGKILL a
+// named temporary may stay, and the next write of the target removes it.
+static void test_out_interrupted(void **state) {
+  (void)state;
+  const char *big = rmat_k2(16);
+  char out[600], ref[600], small[600];
+  snprintf(out, sizeof out, "%s/conv.el", tmpdir);
+  snprintf(ref, sizeof ref, "%s/ref.el", tmpdir);
+  snprintf(small, sizeof small, "%s/small.el", tmpdir);
+  char a[4096];
+  snprintf(a, sizeof a, "convert '%s' '%s'", big, ref);
+  assert_int_equal(run(a), 0);
+  size_t nref, nold;
+  char *fresh = slurp_path(ref, &nref);
+  FILE *f = fopen(small, "w");
+  assert_non_null(f);
+  fputs("0 1\n1 2\n", f);
+  fclose(f);
+  const struct {
+    int sig;
+    bool named;
+  } runs[] = {{SIGTERM, true}, {SIGINT, true}, {SIGKILL, true}, {SIGKILL, false}, {SIGTERM, false}};
+  int interrupted = 0;
+  for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+    snprintf(a, sizeof a, "convert '%s' '%s'", small, out);  // the old file
+    assert_int_equal(run(a), 0);
+    char *old = slurp_path(out, &nold);
+    int st = convert_and_signal(big, out, runs[r].named, runs[r].sig);
+    bool by_signal = WIFSIGNALED(st) && WTERMSIG(st) == runs[r].sig;
+    if (!by_signal && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) fail_msg("run %zu: status %d", r, st);
+    interrupted += by_signal;
+    bool is_old = same_file(out, old, nold), is_new = same_file(out, fresh, nref);
+    if (!is_old && !is_new) fail_msg("run %zu: %s is neither the old file nor the new one", r, out);
+    if ((runs[r].sig != SIGKILL || !runs[r].named) && temps_in_tmpdir() != 0) fail_msg("run %zu: a temporary stayed", r);
+    free(old);
+    snprintf(a, sizeof a, "convert '%s' '%s'", small, out);  // the next write cleans up
+    assert_int_equal(run(a), 0);
+    assert_int_equal(temps_in_tmpdir(), 0);
+  }
+  print_message("%d of 5 conversions interrupted mid-write\n", interrupted);
+  free(fresh);
+  // a temporary is refused by every command
+  char tmp[700];
+  snprintf(tmp, sizeof tmp, "%s/.conv.el.k2tmp.AbCdEf", tmpdir);
+  assert_int_equal(rename(out, tmp), 0);
+  snprintf(a, sizeof a, "info '%s'", tmp);
+  expect_error(a, 1);
+  char *err = slurp("err.txt");
+  assert_non_null(strstr(err, "temporary"));
+  free(err);
+  assert_int_equal(unlink(tmp), 0);
+}
+
 static int setup(void **state) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/k2grb_cli_test_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) return -1;
@@ -407,6 +609,7 @@ int main(void) {
       cmocka_unit_test(test_bad_files),     cmocka_unit_test(test_convert_info),
       cmocka_unit_test(test_bfs_out),       cmocka_unit_test(test_pagerank),
       cmocka_unit_test(test_sssp_cc_msbfs), cmocka_unit_test_teardown(test_error_lines, clear_engine_env),
-      cmocka_unit_test(test_bench_demo)};
+      cmocka_unit_test(test_bench_demo), cmocka_unit_test(test_out_fails_midway),
+      cmocka_unit_test(test_out_interrupted)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,14 @@
 // test_bad_input.c: edge lists and METIS files, good and broken, written into temporary files
 // (plain and gzip): the code, the line named in the message, and the caller's K2_Edges left
-// untouched on error. Also random binary garbage and gzip streams cut short.
+// untouched on error. Also random binary garbage, gzip streams cut short, and lines longer than
+// the readers take (refused early, in bounded memory), and METIS vertex lines longer than that
+// (read in pieces).
 // SPDX-License-Identifier: Apache-2.0
+#define _GNU_SOURCE 1
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
 #include "io_test_util.h"
 
 typedef struct {
@@ -176,6 +183,181 @@ static void test_binary_garbage(void **state) {
   io_tmp_cleanup();
 }
 
+// ---- long lines ----------------------------------------------------------------------------
+
+#define LINE_MAX_BYTES ((size_t)1 << 20)  // K2_TEXT_LINE_MAX, as docs/io.md gives it
+
+// A gzip file: `head`, then `n` bytes of `fill` (no newline), then `tail`.
+static void write_gz_long(const char *path, const char *head, char fill, size_t n, const char *tail) {
+  gzFile f = gzopen(path, "wb1");
+  assert_non_null(f);
+  static char block[1 << 16];
+  memset(block, fill, sizeof block);
+  if (*head) assert_true(gzputs(f, head) > 0);
+  for (size_t done = 0; done < n;) {
+    unsigned k = (unsigned)(n - done < sizeof block ? n - done : sizeof block);
+    assert_int_equal(gzwrite(f, block, k), (int)k);
+    done += k;
+  }
+  if (*tail) assert_true(gzputs(f, tail) > 0);
+  assert_int_equal(gzclose(f), Z_OK);
+}
+
+// In a child (its peak memory is its own): reading `path` as `format` must fail with
+// "path:line: line longer than 1048576 bytes" and take less than 24 MiB more memory than it had.
+static int child_refuses_long_line(const char *path, K2_FileFormat format, unsigned line) {
+  struct rusage before, after;
+  getrusage(RUSAGE_SELF, &before);
+  K2_ReadOptions opt;
+  K2_ReadOptions_default(&opt);
+  opt.format = format;
+  K2_Edges E;
+  memset(&E, 0, sizeof E);
+  GrB_Info info = K2_Edges_read(&E, path, &opt);
+  getrusage(RUSAGE_SELF, &after);
+  char want[700];
+  snprintf(want, sizeof want, "%s:%u: line longer than %zu bytes", path, line, LINE_MAX_BYTES);
+  long grew_kib = after.ru_maxrss - before.ru_maxrss;
+  if (info != GrB_INVALID_VALUE || strstr(K2_error_string(), want) == NULL || E.I != NULL) {
+    fprintf(stderr, "%s: info %d, message '%s', want '%s'\n", path, (int)info, K2_error_string(), want);
+    return 1;
+  }
+  if (grew_kib > 24 * 1024) {
+    fprintf(stderr, "%s: the refused read took %ld KiB\n", path, grew_kib);
+    return 2;
+  }
+  return 0;
+}
+
+static void expect_refused_in_child(const char *path, K2_FileFormat format, unsigned line) {
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) _exit(child_refuses_long_line(path, format, line));  // the reader only: no OpenMP
+  int st;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_true(WIFEXITED(st));
+  assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+// 64 MiB of digits without a newline compress to a few kB: every format refuses the line after
+// reading about 1 MiB of it, not 64 MiB later (nor with 64 MiB of buffer).
+static void test_long_line_gzip(void **state) {
+  (void)state;
+  char path[600];
+  snprintf(path, sizeof path, "%s", io_tmp_path("long.el.gz"));
+  write_gz_long(path, "", '7', (size_t)64 << 20, "");
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_true(st.st_size < (1 << 20));
+  expect_refused_in_child(path, K2_FORMAT_AUTO, 1);
+  expect_refused_in_child(path, K2_FORMAT_MATRIX_MARKET, 1);
+  expect_refused_in_child(path, K2_FORMAT_METIS, 1);
+  // after good lines, in a METIS vertex line (read in pieces: one token cannot be split)
+  snprintf(path, sizeof path, "%s", io_tmp_path("long.graph.gz"));
+  write_gz_long(path, "% c\n3 1\n", '7', (size_t)64 << 20, "\n1\n\n");
+  expect_refused_in_child(path, K2_FORMAT_AUTO, 3);
+  snprintf(path, sizeof path, "%s", io_tmp_path("long.mtx.gz"));
+  write_gz_long(path, "%%MatrixMarket matrix coordinate pattern general\n", '%', (size_t)64 << 20, "\n");
+  expect_refused_in_child(path, K2_FORMAT_AUTO, 2);
+  io_tmp_cleanup();
+}
+
+// The limit is exact: a line of 1 MiB is read, one byte more is refused, plain or gzip.
+static void test_long_line_limit(void **state) {
+  (void)state;
+  size_t n = LINE_MAX_BYTES + 16;
+  char *text = malloc(n + 16);
+  assert_non_null(text);
+  for (int extra = 0; extra < 2; extra++) {
+    size_t len = LINE_MAX_BYTES + (size_t)extra;  // a comment line of exactly this many bytes
+    text[0] = '#';
+    memset(text + 1, 'x', len - 1);
+    memcpy(text + len, "\r\n0 1\n", 6);  // "\r\n": the '\r' is not part of the line
+    for (int gz = 0; gz < 2; gz++) {
+      const char *path = io_write_tmp(gz ? "limit.el.gz" : "limit.el", text, len + 6, gz);
+      K2_Edges E;
+      memset(&E, 0, sizeof E);
+      GrB_Info info = K2_Edges_read(&E, path, NULL);
+      if (extra == 0) {
+        K2_ASSERT_OK(info);
+        assert_int_equal(E.nvals, 1);
+        K2_Edges_free(&E);
+      } else {
+        assert_int_equal(info, GrB_INVALID_VALUE);
+        assert_non_null(strstr(K2_error_string(), ":1: line longer than 1048576 bytes"));
+      }
+    }
+  }
+  free(text);
+  io_tmp_cleanup();
+}
+
+// A METIS vertex line may be longer than that: a star whose centre lists 300,000 neighbours
+// (2 MB; 4 MB with edge weights, split between a neighbour and its weight) reads whole, and
+// errors after it name the right lines.
+static char *metis_star(uint32_t leaves, bool weights, size_t *len) {
+  size_t cap = (size_t)leaves * 24 + 100, n = 0;
+  char *t = malloc(cap);
+  assert_non_null(t);
+  n += (size_t)snprintf(t + n, cap - n, "%u %u%s\n", leaves + 1, leaves, weights ? " 1" : "");
+  for (uint32_t v = 2; v <= leaves + 1; v++) {
+    n += (size_t)snprintf(t + n, cap - n, weights ? "%u %u " : "%u ", v, v % 10);
+  }
+  t[n++] = '\n';
+  for (uint32_t v = 2; v <= leaves + 1; v++) n += (size_t)snprintf(t + n, cap - n, weights ? "1 4\n" : "1\n");
+  *len = n;
+  return t;
+}
+
+static void test_metis_long_lines(void **state) {
+  (void)state;
+  const uint32_t leaves = 300000;
+  for (int weights = 0; weights < 2; weights++) {
+    size_t len;
+    char *t = metis_star(leaves, weights, &len);
+    for (int gz = 0; gz < 2; gz++) {
+      const char *path = io_write_tmp(gz ? "star.graph.gz" : "star.graph", t, len, gz);
+      K2_Edges E;
+      K2_ASSERT_OK(K2_Edges_read(&E, path, NULL));
+      assert_int_equal(E.nvals, 2 * (uint64_t)leaves);
+      assert_int_equal(E.nrows, leaves + 1);
+      uint64_t centre = 0;
+      for (uint64_t e = 0; e < E.nvals; e++) centre += E.I[e] == 0;
+      assert_int_equal(centre, leaves);
+      K2_Edges_free(&E);
+    }
+    // a neighbour out of range on line 6 (four lines after the long one)
+    char *bad = strstr(t, "\n1");  // the end of the long line, line 2
+    for (int k = 0; k < 3; k++) bad = strchr(bad + 1, '\n');  // the ends of lines 3, 4, 5
+    bad[1] = '0';  // "1" -> "0"
+    const char *path = io_write_tmp("bad-star.graph", t, len, false);
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    assert_int_equal(K2_Edges_read(&E, path, NULL), GrB_INVALID_INDEX);
+    assert_non_null(strstr(K2_error_string(), ":6: neighbour 0"));
+    assert_null(E.I);
+    // a NUL byte near the end of the long line: line 2
+    bad = strstr(t, "\n1");
+    bad[-3] = '\0';
+    path = io_write_tmp("nul-star.graph", t, len, false);
+    assert_int_equal(K2_Edges_read(&E, path, NULL), GrB_INVALID_VALUE);
+    assert_non_null(strstr(K2_error_string(), ":2: "));
+    free(t);
+  }
+  // edge weights: a weight missing at the very end of the long line
+  size_t len;
+  char *t = metis_star(leaves, true, &len);
+  char *end = strstr(t, "\n1");   // " ... 300001 1 \n1 4"
+  end[-2] = ' ';                   // drop the last weight: "... 300001   \n"
+  const char *path = io_write_tmp("noweight.graph", t, len, false);
+  K2_Edges E;
+  assert_int_equal(K2_Edges_read(&E, path, NULL), GrB_INVALID_VALUE);
+  assert_non_null(strstr(K2_error_string(), ":2: malformed line: missing edge weight"));
+  free(t);
+  io_tmp_cleanup();
+}
+
 static void test_missing_and_null(void **state) {
   (void)state;
   K2_Edges E;
@@ -198,6 +380,9 @@ int main(void) {
       cmocka_unit_test(test_gzip_truncated),
       cmocka_unit_test(test_binary_garbage),
       cmocka_unit_test(test_missing_and_null),
+      cmocka_unit_test(test_long_line_gzip),
+      cmocka_unit_test(test_long_line_limit),
+      cmocka_unit_test(test_metis_long_lines),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }

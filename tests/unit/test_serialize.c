@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -192,7 +193,8 @@ static void expect_reject_file(const char *path, GrB_Info code, const char *what
   assert_null(B);
 }
 
-// Lines of /proc/self/maps that name `path` (a loaded matrix keeps its file mapped).
+// Lines of /proc/self/maps that name `path` (a matrix loaded from a file that cannot change
+// keeps it mapped; any other is read into private memory).
 static int mappings_of(const char *path) {
   FILE *f = fopen("/proc/self/maps", "r");
   if (f == NULL) return -1;
@@ -294,8 +296,8 @@ static void test_roundtrip_options(void **state) {
   roundtrip(3000, 2000, 10000, &fmt, 78);
 }
 
-// A loaded matrix is a full matrix: dup, edits (which replace the mapped tree), free; the
-// mapping is released when the matrix lets go of it.
+// A loaded matrix is a full matrix: dup, edits (which replace the loaded tree), free. An ordinary
+// file is not kept mapped (file_changed_under_matrix says why).
 static void test_loaded_matrix_lifetime(void **state) {
   (void)state;
   K2_Format fmt;
@@ -308,7 +310,7 @@ static void test_loaded_matrix_lifetime(void **state) {
 
   K2_Matrix B = NULL, C = NULL;
   K2_ASSERT_OK(K2_Matrix_load(&B, saved));
-  assert_true(mappings_of(saved) >= 1);
+  assert_int_equal(mappings_of(saved), 0);
   K2_ASSERT_OK(K2_Matrix_dup(&C, B));
   bool eq = false;
   K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, C));
@@ -342,7 +344,7 @@ static void test_loaded_matrix_lifetime(void **state) {
   assert_int_equal(n1, 1);
   K2_ASSERT_OK(K2_Matrix_free(&B));
 
-  // the file may go away while a matrix maps it
+  // the file may go away while a matrix is loaded from it
   K2_ASSERT_OK(K2_Matrix_load(&B, saved));
   assert_int_equal(unlink(saved), 0);
   K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, B));
@@ -359,6 +361,107 @@ static void test_loaded_matrix_lifetime(void **state) {
   assert_true(eq);
   K2_ASSERT_OK(K2_Matrix_free(&B));
   K2_ASSERT_OK(K2_Matrix_free(&D));
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+}
+
+// A loaded .k2 file truncated, overwritten in place or replaced by `cp` while the matrix is in
+// use: the matrix holds its own copy, so it keeps giving the results of the file as it was
+// loaded (a mapping of the file would die of SIGBUS in the first product after a truncation).
+static void assert_products_of(K2_Matrix A, K2_Matrix B) {
+  GrB_Index n, m;
+  K2_ASSERT_OK(K2_Matrix_nrows(&n, A));
+  K2_ASSERT_OK(K2_Matrix_ncols(&m, A));
+  float *x = malloc(m * sizeof *x), *ya = malloc(n * sizeof *ya), *yb = malloc(n * sizeof *yb);
+  assert_true(x != NULL && ya != NULL && yb != NULL);
+  for (GrB_Index j = 0; j < m; j++) x[j] = (float)(j % 7);
+  K2_ASSERT_OK(K2_dense_mxv(ya, A, x, K2_PLUS_TIMES, GrB_FP32));
+  K2_ASSERT_OK(K2_dense_mxv(yb, B, x, K2_PLUS_TIMES, GrB_FP32));
+  assert_memory_equal(ya, yb, n * sizeof *ya);
+  bool eq = false;
+  K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, B));
+  assert_true(eq);
+  free(x);
+  free(ya);
+  free(yb);
+}
+
+static void test_file_changed_under_matrix(void **state) {
+  (void)state;
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  K2_Matrix A = random_matrix(3000, 3000, 40000, &fmt, 21);
+  K2_Matrix D = random_matrix(3000, 3000, 40000, &fmt, 22);
+  GrB_Index dsize;
+  uint8_t *dimg = serialize(D, &dsize);
+  char path[400];
+  snprintf(path, sizeof path, "%s", tmp_path("changing.k2"));
+  for (int how = 0; how < 4; how++) {
+    K2_ASSERT_OK(K2_Matrix_save(A, path));
+    K2_Matrix B = NULL;
+    K2_ASSERT_OK(K2_Matrix_load(&B, path));
+    if (how == 0) {
+      assert_int_equal(truncate(path, 0), 0);
+    } else if (how == 1) {
+      assert_int_equal(truncate(path, 4096), 0);  // cut in the middle of the sections
+    } else if (how == 2) {  // rewritten in place, same inode (as a careless writer would)
+      int fd = open(path, O_WRONLY);
+      assert_true(fd >= 0);
+      assert_int_equal(pwrite(fd, dimg, dsize, 0), (ssize_t)dsize);
+      assert_int_equal(ftruncate(fd, (off_t)dsize), 0);
+      close(fd);
+    } else {  // cp other.k2 over it: truncated, then written
+      write_file(path, dimg, dsize);
+    }
+    assert_products_of(A, B);
+    K2_ASSERT_OK(K2_Matrix_free(&B));
+  }
+  // and the file as it is now is read as what it is
+  K2_Matrix B = NULL;
+  K2_ASSERT_OK(K2_Matrix_load(&B, path));
+  assert_products_of(D, B);
+  K2_ASSERT_OK(K2_Matrix_free(&B));
+  assert_int_equal(truncate(path, 1000), 0);
+  expect_reject_file(path, GrB_INVALID_OBJECT, "truncated");
+  free(dimg);
+  K2_ASSERT_OK(K2_Matrix_free(&D));
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+}
+
+// A file that cannot change (a memfd sealed against writing and shrinking) is used in place:
+// mapped while the matrix lives, unmapped when it goes.
+static void test_sealed_file_in_place(void **state) {
+  (void)state;
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  K2_Matrix A = random_matrix(2000, 1500, 20000, &fmt, 23);
+  GrB_Index size;
+  uint8_t *img = serialize(A, &size);
+  int fd = memfd_create("k2grb-sealed-test", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+  if (fd < 0) {
+    print_message("memfd_create: %s: skipped\n", strerror(errno));
+    free(img);
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    skip();
+    return;
+  }
+  assert_int_equal(write(fd, img, size), (ssize_t)size);
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  // unsealed: copied like any file
+  K2_Matrix B = NULL;
+  K2_ASSERT_OK(K2_Matrix_load(&B, path));
+  assert_int_equal(mappings_of("k2grb-sealed-test"), 0);
+  K2_ASSERT_OK(K2_Matrix_free(&B));
+  assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), 0);
+  K2_ASSERT_OK(K2_Matrix_load(&B, path));
+  assert_true(mappings_of("k2grb-sealed-test") >= 1);
+  assert_int_equal(ftruncate(fd, 0), -1);  // the seals hold
+  assert_int_equal(errno, EPERM);
+  assert_products_of(A, B);
+  K2_ASSERT_OK(K2_Matrix_free(&B));
+  assert_int_equal(mappings_of("k2grb-sealed-test"), 0);
+  close(fd);
+  free(img);
   K2_ASSERT_OK(K2_Matrix_free(&A));
 }
 
@@ -802,6 +905,8 @@ int main(void) {
       cmocka_unit_test(test_roundtrip_shapes),
       cmocka_unit_test(test_roundtrip_options),
       cmocka_unit_test(test_loaded_matrix_lifetime),
+      cmocka_unit_test(test_file_changed_under_matrix),
+      cmocka_unit_test(test_sealed_file_in_place),
       cmocka_unit_test(test_flip_every_byte),
       cmocka_unit_test(test_flip_sections_random),
       cmocka_unit_test(test_truncation),
