@@ -895,8 +895,8 @@ static GrB_Info bv_decode_parallel(const bv_graph *G, uint32_t *I, uint32_t *J, 
     }
   }
   if (bad_worker != NULL) info = bv_report(bad_worker, G->gpath);
-  for (int t = 0; t < threads; t++)
-    if (workers[t].ring != NULL || workers[t].warm != NULL) bv_worker_free(&workers[t]);
+  // every worker, also one whose setup failed halfway (calloc'd: its unset arrays are NULL)
+  for (int t = 0; t < threads; t++) bv_worker_free(&workers[t]);
 done:
   free(workers);
   free(bound);
