@@ -56,6 +56,14 @@ GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp acc
     }
     return GrB_SUCCESS;
   }
+  // T goes in as a bitmap even when every entry is present: 7.4's accumulation of a full T
+  // into an iso w under a sparse valued mask (GB_subassign_08n) crashes
+  if (*y_present == NULL) {
+    *y_present = malloc(n > 0 ? n : 1);
+    if (*y_present == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn, (unsigned long long)n);
+    memset(*y_present, 1, n);
+    nvals = n;
+  }
   GrB_Vector T = NULL;
   info = GrB_Vector_new(&T, k2_type_grb(t), n);
   if (info == GrB_SUCCESS) info = k2_bridge_pack(T, y, y_present, n, nvals, ts);
