@@ -58,6 +58,10 @@ GrB_Info k2_bridge_cast_weight(void *out, GrB_Type type, double weight);
 // The predefined descriptor with these output/mask settings and no transpose (NULL = default).
 GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure);
 
+// A new descriptor with these settings (the caller frees it), for calls that add their own.
+GrB_Info k2_bridge_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
+                             bool tran0, bool tran1);
+
 // Read replace / mask / transpose settings of a descriptor (NULL = defaults).
 GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
                              bool *tran0, bool *tran1);

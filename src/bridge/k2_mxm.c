@@ -124,12 +124,20 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   else if (accum != NULL && !k2_bridge_real_type(ztype)) why = "accum of a complex or user-defined type";
   if (why != NULL) {
     GrB_Matrix G = NULL, Bp = B;
+    GrB_Descriptor d = NULL;
     bool temporary = false, btemporary = false, positional = k2_semiring_positional(s);
     if ((info = k2_bridge_grb(&G, &temporary, A, positional)) != GrB_SUCCESS) return info;
     info = k2_bridge_conform(&Bp, &btemporary, B, positional);
-    if (info == GrB_SUCCESS) {
-      info = k2_first ? GrB_mxm(C, M, accum, s, G, Bp, desc) : GrB_mxm(C, M, accum, s, Bp, G, desc);
+    // The caller's settings, and Gustavson's method for a masked product: 7.4's masked hash
+    // method (its own choice for small outputs) never returns on some inputs
+    if (info == GrB_SUCCESS) info = k2_bridge_desc_full(&d, replace, comp, structure, tran0, tran1);
+    if (info == GrB_SUCCESS && (M != NULL || comp)) {
+      info = GrB_Descriptor_set(d, GxB_AxB_METHOD, GxB_AxB_GUSTAVSON);
     }
+    if (info == GrB_SUCCESS) {
+      info = k2_first ? GrB_mxm(C, M, accum, s, G, Bp, d) : GrB_mxm(C, M, accum, s, Bp, G, d);
+    }
+    GrB_Descriptor_free(&d);
     if (temporary) GrB_Matrix_free(&G);
     if (btemporary) GrB_Matrix_free(&Bp);
     k2_bridge_set_path(K2_PATH_FALLBACK);

@@ -22,6 +22,22 @@ GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure) {
   return structure ? GrB_DESC_RS : GrB_DESC_R;
 }
 
+GrB_Info k2_bridge_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
+                             bool tran0, bool tran1) {
+  GrB_Info info = GrB_Descriptor_new(d);
+  if (info == GrB_SUCCESS && replace) info = GrB_Descriptor_set(*d, GrB_OUTP, GrB_REPLACE);
+  if (info == GrB_SUCCESS && (comp || structure)) {
+    info = GxB_Desc_set(*d, GrB_MASK, (comp ? GrB_COMP : 0) + (structure ? GrB_STRUCTURE : 0));
+  }
+  if (info == GrB_SUCCESS && tran0) info = GrB_Descriptor_set(*d, GrB_INP0, GrB_TRAN);
+  if (info == GrB_SUCCESS && tran1) info = GrB_Descriptor_set(*d, GrB_INP1, GrB_TRAN);
+  if (info != GrB_SUCCESS) {
+    GrB_Descriptor_free(d);
+    K2_FAIL(info, "out of memory for a descriptor");
+  }
+  return GrB_SUCCESS;
+}
+
 GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
                              bool *tran0, bool *tran1) {
   *replace = *comp = *structure = *tran0 = *tran1 = false;

@@ -931,7 +931,29 @@ static int run_mxm_case(uint64_t seed, stats *st) {
     GrB_Matrix_free(&T);
     GrB_Descriptor_free(&d2);
   } else {
-    i2 = first ? GrB_mxm(C2, Mk, accum, sr->s, G, B2, desc) : GrB_mxm(C2, Mk, accum, sr->s, B2, G, desc);
+    // as the C API defines it: T unmasked, then C<M> = accum (C, T) (SuiteSparse 7.4's masked
+    // hash method never returns on some of these cases)
+    GrB_BinaryOp mult = NULL;
+    GrB_Type zt = NULL;
+    GrB_Matrix T = NULL;
+    assert_int_equal(GxB_Semiring_multiply(&mult, sr->s), GrB_SUCCESS);
+    assert_int_equal(GxB_BinaryOp_ztype(&zt, mult), GrB_SUCCESS);
+    assert_int_equal(GrB_Matrix_new(&T, zt, cr, cc), GrB_SUCCESS);
+    GrB_Descriptor dt = NULL;
+    assert_int_equal(GrB_Descriptor_new(&dt), GrB_SUCCESS);
+    if (first ? tA : tB) assert_int_equal(GrB_Descriptor_set(dt, GrB_INP0, GrB_TRAN), GrB_SUCCESS);
+    if (first ? tB : tA) assert_int_equal(GrB_Descriptor_set(dt, GrB_INP1, GrB_TRAN), GrB_SUCCESS);
+    i2 = first ? GrB_mxm(T, NULL, NULL, sr->s, G, B2, dt) : GrB_mxm(T, NULL, NULL, sr->s, B2, G, dt);
+    if (i2 == GrB_SUCCESS) {
+      GrB_Descriptor d2 = NULL;
+      assert_int_equal(GrB_Descriptor_new(&d2), GrB_SUCCESS);
+      if (replace) assert_int_equal(GrB_Descriptor_set(d2, GrB_OUTP, GrB_REPLACE), GrB_SUCCESS);
+      if (comp || structure) assert_int_equal(GxB_Desc_set(d2, GrB_MASK, (comp ? GrB_COMP : 0) + (structure ? GrB_STRUCTURE : 0)), GrB_SUCCESS);
+      i2 = GrB_Matrix_assign(C2, Mk, accum, T, GrB_ALL, cr, GrB_ALL, cc, d2);
+      GrB_Descriptor_free(&d2);
+    }
+    GrB_Descriptor_free(&dt);
+    GrB_Matrix_free(&T);
   }
   double tol = sr->plus_fp ? (sr->type == GrB_FP32 ? 1e-6 : 1e-12) : 0;
   if (i1 != i2) {
@@ -1422,8 +1444,9 @@ static void test_fallback(void **state) {
   force_fallback = true;
   int fails = run_cases("fallback", UINT64_C(77000000), CASES_DEFAULT / 5);
   // found by long runs: a full valued mask on hypersparse storage crashes SuiteSparse 7.4; a
-  // bitmap mask with an iso u never returns from its masked product
-  const uint64_t regressions[] = {1007171, 3033065};
+  // bitmap mask with an iso u never returns from its masked product, nor a masked B*A by its
+  // hash method (9095706)
+  const uint64_t regressions[] = {1007171, 3033065, 9095706};
   for (size_t k = 0; k < sizeof regressions / sizeof regressions[0]; k++) {
     fails += run_cases("fallback regression", regressions[k], 1);
   }
