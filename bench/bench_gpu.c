@@ -29,7 +29,7 @@
 
 #include "bench_gpu.h"
 #include "k2_real_graphs.h"
-#include "cuda/k2_cuda_gateway.h"
+#include "cuda/k2_cuda_testing.h"
 #include "matrix/k2_matrix.h"
 
 #define BATCH 128
@@ -137,6 +137,7 @@ static bool listed(const char *list, const char *name) {
 
 typedef struct {
   k2_view *v;
+  void *device;  // the matrix's resident copy
   k2_product P;
   bg_csr *c;
   bg_op op;
@@ -145,7 +146,7 @@ typedef struct {
 
 static void run_k2(void *p) {
   ctx *c = p;
-  int rc = k2_cuda_product_device(c->v, &c->P);
+  int rc = k2_cuda_product_device(c->v, c->device, &c->P);
   if (rc != 0) {
     fprintf(stderr, "k2_cuda_product_device: %d: %s\n", rc, K2_error_string());
     exit(1);
@@ -319,8 +320,8 @@ static void bench_graph(graph *g) {
     }
     k2_view v;
     k2_tree_view(&v, &A->tree, A->weight);
-    v.device = A->device;
     x.v = &v;
+    x.device = k2_slot_get(A, K2_SLOT_CUDA);
     // a batch whose scratch does not fit beside the vectors and matrices (tree-only on the
     // largest graphs) is skipped: nan, and a line on stderr
     const K2_DeviceBytes *wb = config == 2 ? &wrb : config ? &wfb : &wkb;

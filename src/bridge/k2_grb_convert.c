@@ -34,6 +34,17 @@ GrB_Info k2_bridge_cast_weight(void *out, GrB_Type type, double weight) {
   return info;
 }
 
+// The GrB_Matrix copy in A's slot: freed when the tree or the edge weight changes.
+static void k2_grb_slot_free(void *state) {
+  GrB_Matrix M = state;
+  GrB_Matrix_free(&M);
+}
+static uint64_t k2_grb_slot_bytes(const void *state) {
+  size_t b = 0;
+  return GxB_Matrix_memoryUsage(&b, (GrB_Matrix)state) == GrB_SUCCESS ? b : 0;
+}
+static const k2_slot_ops k2_grb_slot_ops = {k2_grb_slot_free, k2_grb_slot_bytes, true};
+
 GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_toGrB: G is NULL");
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_toGrB");
@@ -194,9 +205,7 @@ GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_getGrB");
   if (info != GrB_SUCCESS) return info;
   if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
-  pthread_mutex_lock(&A->lock);
-  GrB_Matrix cached = A->grb_cache;
-  pthread_mutex_unlock(&A->lock);
+  GrB_Matrix cached = k2_slot_get(A, K2_SLOT_GRB);
   if (cached != NULL) {
     *G = cached;
     return GrB_SUCCESS;
@@ -210,15 +219,7 @@ GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
     GrB_Matrix_free(&M);
     K2_MATRIX_FAIL(A, info, "K2_Matrix_getGrB: finishing the GraphBLAS copy of the matrix failed");
   }
-  pthread_mutex_lock(&A->lock);
-  if (A->grb_cache == NULL) {
-    A->grb_cache = M;
-    M = NULL;
-  }
-  cached = A->grb_cache;
-  pthread_mutex_unlock(&A->lock);
-  GrB_Matrix_free(&M);
-  *G = cached;
+  *G = k2_slot_offer(A, K2_SLOT_GRB, &k2_grb_slot_ops, M);
   return GrB_SUCCESS;
 }
 
@@ -280,11 +281,7 @@ GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positio
     return info;
   }
   *temporary = false;
-  bool have = false;
-  pthread_mutex_lock(&A->lock);
-  have = (A->grb_cache != NULL);
-  pthread_mutex_unlock(&A->lock);
-  if (have || k2_bridge_cache_enabled()) return K2_Matrix_getGrB(G, A);
+  if (k2_slot_get(A, K2_SLOT_GRB) != NULL || k2_bridge_cache_enabled()) return K2_Matrix_getGrB(G, A);
   GrB_Info info = k2_matrix_wait(A);
   if (info == GrB_SUCCESS) info = K2_Matrix_toGrB(G, A, k2_bridge_grb_type(A->weight));
   if (info == GrB_SUCCESS) *temporary = true;

@@ -219,8 +219,9 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   K2_TRY(k2_bridge_occupancy(&occ, &occ_count, A, P.left));
   P.y_present = NULL;
   P.y_skip = skip;
-  K2_TRY(k2_dispatch_product(A, &P));
-  K2_Path path = K2_last_engine() == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
+  K2_Engine ran = K2_ENGINE_AUTO;
+  K2_TRY(k2_dispatch_product(A, &P, &ran));
+  K2_Path path = ran == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
   for (GrB_Index i = 0; i < ylen; i++) memset(yp + i * batch, occ[i], batch);
   GrB_Index nvals = occ_count * batch;
   GrB_Index ysize = (ny > 0 ? ny : 1) * ts, psize = ny > 0 ? ny : 1;
@@ -253,7 +254,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   if (k2_bridge_burble()) {
     k2_bridge_say(fn, path, "%s, batch of %llu %s products (%s engine)", c.name,
                   (unsigned long long)batch, P.left ? "left" : "right",
-                  K2_engine_name(K2_last_engine()));
+                  K2_engine_name(ran));
   }
   return GrB_SUCCESS;
 }

@@ -279,9 +279,10 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   P.y = y;
   P.y_present = occ == NULL ? yp : NULL;
   P.y_skip = skip;
-  K2_TRY(k2_dispatch_product(A, &P));
+  K2_Engine ran = K2_ENGINE_AUTO;
+  K2_TRY(k2_dispatch_product(A, &P, &ran));
   if (occ != NULL && yp != NULL) memcpy(yp, occ, wn);
-  K2_Path path = K2_last_engine() == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
+  K2_Path path = ran == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
   // u is no longer needed: w may be u itself (aliasing), and packing into w releases its arrays
   if (!borrowed) {
     free(x);
@@ -298,7 +299,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   k2_bridge_set_path(path);
   if (k2_bridge_burble()) {
     k2_bridge_say(fn, path, "%s, %s product (%s engine), %s mask%s%s, %.3f ms", c.name,
-                  left ? "left" : "right", K2_engine_name(K2_last_engine()),
+                  left ? "left" : "right", K2_engine_name(ran),
                   mask == NULL ? "no" : structure ? "structural" : "valued",
                   comp ? " complemented" : "", accum ? ", accum" : "", 1e3 * (k2_now() - t0));
   }

@@ -12,43 +12,57 @@
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 
+// The occupancy of one direction, in A's slot for it.
+typedef struct {
+  uint8_t *bytes;
+  uint64_t count, n;
+} k2_occupancy;
+
+static void k2_occupancy_free(void *state) {
+  k2_occupancy *o = state;
+  free(o->bytes);
+  free(o);
+}
+static uint64_t k2_occupancy_bytes(const void *state) {
+  const k2_occupancy *o = state;
+  return sizeof *o + o->n;
+}
+static const k2_slot_ops k2_occupancy_ops = {k2_occupancy_free, k2_occupancy_bytes, false};
+
 GrB_Info k2_bridge_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left) {
   // pending edits first: assembling them drops the cache, which must not happen under a reader
   GrB_Info info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  int d = left ? 1 : 0;
-  uint8_t *bytes = __atomic_load_n(&A->occupied[d], __ATOMIC_ACQUIRE);
-  if (bytes == NULL) {
-    // one product of the engines over (LOR, constant true): y(i) = 1 iff row i meets an entry
+  const k2_slot_id id = left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS;
+  const k2_occupancy *o = k2_slot_get(A, id);
+  if (o == NULL) {
+    // one product of the engines over (LOR, constant true): y(i) = 1 iff row i meets an entry;
+    // it runs outside the matrix's lock (the engines take it), so a racing thread may compute
+    // the same: the first to offer it wins
     uint64_t n = left ? A->tree.ncols : A->tree.nrows, nx = left ? A->tree.nrows : A->tree.ncols;
+    k2_occupancy *mine = calloc(1, sizeof *mine);
     uint8_t *y = malloc(n > 0 ? n : 1), *x = calloc(nx > 0 ? nx : 1, 1);
-    if (y == NULL || x == NULL) {
+    if (mine == NULL || y == NULL || x == NULL) {
+      free(mine);
       free(y);
       free(x);
       K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the occupancy of %llu %s", (unsigned long long)n, left ? "columns" : "rows");
     }
     k2_product P = {.type = K2_T_BOOL, .monoid = K2_MON_LOR, .mult = K2_MUL_CONST, .w = 1,
                     .left = left, .batch = 1, .x = x, .y = y};
-    info = k2_dispatch_product(A, &P);
+    info = k2_dispatch_product(A, &P, NULL);
     free(x);
     if (info != GrB_SUCCESS) {
       free(y);
+      free(mine);
       return info;
     }
-    uint64_t c = 0;
-    for (uint64_t i = 0; i < n; i++) c += y[i];
-    // another thread may have filled the cache meanwhile: keep the first, drop ours
-    pthread_mutex_lock(&A->lock);
-    if (A->occupied[d] == NULL) {
-      A->occupied_count[d] = c;
-      __atomic_store_n(&A->occupied[d], y, __ATOMIC_RELEASE);
-      y = NULL;
-    }
-    pthread_mutex_unlock(&A->lock);
-    free(y);
-    bytes = A->occupied[d];
+    mine->bytes = y;
+    mine->n = n;
+    for (uint64_t i = 0; i < n; i++) mine->count += y[i];
+    o = k2_slot_offer(A, id, &k2_occupancy_ops, mine);
   }
-  *occ = bytes;
-  *count = A->occupied_count[d];
+  *occ = o->bytes;
+  *count = o->count;
   return GrB_SUCCESS;
 }

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Which nodes are tasks, which output block each owns and how tasks are chunked for the threads
-// depends only on the tree, the direction and the thread count: the dispatcher builds it once
-// per matrix and direction and hands it to the engine through the view (k2_view.cpu_plan).
+// depends only on the tree, the direction and the thread count: the engine builds it once per
+// matrix and direction, into its per-matrix state (k2_omp_state, k2_omp_engine.c).
 #ifndef K2_OMP_PLAN_H
 #define K2_OMP_PLAN_H
 
@@ -12,12 +12,21 @@
 
 typedef struct k2_omp_plan k2_omp_plan;
 
+// The engine's state per matrix, kept in the matrix's OpenMP slot. Its parts are built under the
+// matrix's lock when a product first needs them and published with release semantics; products
+// load them with acquire semantics and take no lock.
+typedef struct {
+  k2_omp_plan *plan[2];    // task plans, right and left products (NULL until built)
+  uint64_t *blocks;        // the decoded frontier (NULL until built, or where it does not apply)
+  uint64_t blocks_count;
+} k2_omp_state;
+
 // 0, or a GrB_Info error code.
 int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **plan);
 void k2_omp_plan_free(void *plan);
 uint64_t k2_omp_plan_bytes(const k2_omp_plan *plan);
 
-// The decoded frontier (k2_view.frontier_blocks) of a tree whose frontier is cached: 0 and a
+// The decoded frontier (k2_omp_state.blocks) of a tree whose frontier is cached: 0 and a
 // malloc'd array of *count entries (free it with free()), K2_DECLINED where it does not apply
 // (no cached frontier, leaves other than 2x2, a side over 2^26), or a GrB_Info error code.
 int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count);

@@ -259,10 +259,11 @@ static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
 // k²+F: with the frontier cached, a task's nodes of the last internal level come straight from
 // their Morton codes (no descent through the levels above), in tiles of K2_OMP_TILE.
 static void k2_omp_frontier(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
-                            k2_omp_blocks_fn blocks, k2_omp_scratch *sc, uint64_t lo, uint64_t hi) {
+                            k2_omp_blocks_fn blocks, const uint64_t *decoded, k2_omp_scratch *sc,
+                            uint64_t lo, uint64_t hi) {
   const uint32_t last = A->levels - 1, shift = A->side_log - last;
   if (blocks != NULL) {  // the decoded frontier: no Morton decoding, no leaf gathering
-    blocks(A, P, A->frontier_blocks + (lo - A->level_start[last]), hi - lo);
+    blocks(A, P, decoded + (lo - A->level_start[last]), hi - lo);
     return;
   }
   const uint64_t *codes = A->frontier_codes - A->level_start[last];
@@ -282,7 +283,7 @@ static void k2_omp_scratch_free(uint64_t **scratch, uint64_t nbuf) {
 }
 
 #if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
-int k2_omp_product_avx2(const k2_view *A, const k2_product *P);
+int k2_omp_product_avx2(const k2_view *A, void *state, const k2_product *P);
 
 // The AVX2 + BMI2 build where the CPU has both, unless K2GRB_CPU_BASELINE=1 (tests run both).
 static int k2_omp_use_avx2 = -1;
@@ -294,12 +295,16 @@ static void k2_omp_detect(void) {
 }
 #endif
 
-int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
+int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
 #if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
   static pthread_once_t detect = PTHREAD_ONCE_INIT;
   pthread_once(&detect, k2_omp_detect);
-  if (k2_omp_use_avx2) return k2_omp_product_avx2(A, P);
+  if (k2_omp_use_avx2) return k2_omp_product_avx2(A, state, P);
 #endif
+  // the matrix's plans and decoded blocks (k2_omp_engine.c), where it has them
+  const k2_omp_state *st = state;
+  const k2_omp_plan *cached = st ? __atomic_load_n(&st->plan[P->left ? 1 : 0], __ATOMIC_ACQUIRE) : NULL;
+  const uint64_t *decoded = st ? __atomic_load_n(&st->blocks, __ATOMIC_ACQUIRE) : NULL;
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
@@ -309,7 +314,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   }
   k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
-  const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, P);
+  const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, decoded, P);
   const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   const uint32_t last = A->levels - 1;
 
@@ -320,7 +325,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
   // one range, with no plan (a small tree has thousands of tasks of a few blocks each).
   const bool one_range = want_threads == 1 && A->frontier_codes != NULL;
   // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
-  const k2_omp_plan *plan = one_range ? NULL : A->cpu_plan[P->left];
+  const k2_omp_plan *plan = one_range ? NULL : cached;
   k2_omp_plan *own = NULL;
   if (!one_range && (plan == NULL || plan->left != P->left || plan->nthreads != want_threads)) {
     int rc = k2_omp_plan_new(A, P->left, &own);
@@ -356,7 +361,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
     k2_omp_scratch sc;
     memset(&sc, 0, sizeof sc);
     if (scratch != NULL) sc.origin[last] = scratch[0];
-    k2_omp_frontier(A, P, leaf, blocks, &sc, A->level_start[last], A->level_start[last + 1]);
+    k2_omp_frontier(A, P, leaf, blocks, decoded, &sc, A->level_start[last], A->level_start[last + 1]);
     k2_omp_scratch_free(scratch, nbuf);
     return 0;
   }
@@ -379,7 +384,7 @@ int K2_OMP_ENTRY(const k2_view *A, const k2_product *P) {
     for (uint64_t c = 0; c < nc; c++) {
       for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
         if (A->frontier_codes != NULL) {
-          k2_omp_frontier(A, P, leaf, blocks, &sc, tasks[k].f_lo, tasks[k].f_hi);
+          k2_omp_frontier(A, P, leaf, blocks, decoded, &sc, tasks[k].f_lo, tasks[k].f_hi);
           continue;
         }
         sc.origin[task_level][0] = tasks[k].origin;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/k2_kernels.h"
+#include "engine/k2_engine.h"
 #include "util/k2_alloc.h"
 #include "util/k2_error.h"
 
@@ -189,7 +189,8 @@ static void k2_ref_visit(const k2_ref_walk *w, uint64_t p, uint32_t lvl, uint64_
   }
 }
 
-int k2_ref_product(const k2_view *A, const k2_product *P) {
+int k2_ref_product(const k2_view *A, void *state, const k2_product *P) {
+  (void)state;  // none: the oracle derives everything per product
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
   // the child offsets first: without memory for them, y stays as it was
@@ -214,3 +215,18 @@ int k2_ref_product(const k2_view *A, const k2_product *P) {
   free(first_child);
   return 0;
 }
+
+static bool k2_ref_available(char *why, size_t len) {
+  (void)why;
+  (void)len;
+  return true;
+}
+
+const k2_engine k2_ref_engine = {
+    .name = "reference",
+    .id = K2_ENGINE_ID_REFERENCE,
+    .slot = -1,
+    .available = k2_ref_available,
+    .accepts = k2_engine_accepts_supported,
+    .product = k2_ref_product,
+};

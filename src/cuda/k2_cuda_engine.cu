@@ -26,7 +26,6 @@
 
 extern "C" {
 // Defined by the core (src/matrix); frees the device copy of a matrix that is freed or changes.
-extern void (*k2_device_release_hook)(void *device);
 }
 
 namespace k2cu {
@@ -314,7 +313,6 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
       return rc;
     }
   }
-  k2_device_release_hook = k2_cuda_release;
   *out = m;
   return 0;
 }
@@ -496,14 +494,14 @@ void host_identity(const k2_view *A, const k2_product *P) {
   if (P->y_present) memset(P->y_present, 0, out);
 }
 
-int product_host(const k2_view *A, const k2_product *P) {
+int product_host(const k2_view *A, void *device, const k2_product *P) {
   if (!check_product(A, P)) return fail(K2_DECLINED, "CUDA engine: product not supported");
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   if (A->n_internal == 0) {
     host_identity(A, P);
     return 0;
   }
-  DevMatrix *m = (DevMatrix *)A->device, *tmp = nullptr;
+  DevMatrix *m = (DevMatrix *)device, *tmp = nullptr;
   if (m == nullptr) {
     int rc = upload(A, K2_CUDA_CONFIG_AUTO, &tmp);
     if (rc != 0) return rc;
@@ -571,10 +569,10 @@ int product_host(const k2_view *A, const k2_product *P) {
   return 0;
 }
 
-int product_device(const k2_view *A, const k2_product *P) {
+int product_device(const k2_view *A, void *device, const k2_product *P) {
   if (!check_product(A, P)) return fail(K2_DECLINED, "CUDA engine: product not supported");
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
-  DevMatrix *m = (DevMatrix *)A->device;
+  DevMatrix *m = (DevMatrix *)device;
   if (m == nullptr) {
     return fail(kGrbInvalidValue, "CUDA engine: a product on device vectors needs a resident matrix");
   }
@@ -658,24 +656,25 @@ int k2_cuda_resolve_config(const k2_view *A, int config) {
   return resolve_config(A, config);
 }
 
-int k2_cuda_product(const k2_view *A, const k2_product *P) {
+int k2_cuda_product(const k2_view *A, void *state, const k2_product *P) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
-  return product_host(A, P);
+  return product_host(A, state, P);
 }
 
-int k2_cuda_product_device(const k2_view *A, const k2_product *P) {
+int k2_cuda_product_device(const k2_view *A, void *device, const k2_product *P) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
-  return product_device(A, P);
+  return product_device(A, device, P);
 }
 
-int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_cuda_bytes *out) {
+int k2_cuda_product_bytes(const k2_view *A, const void *device, int config, const k2_product *P,
+                          k2_cuda_bytes *out) {
   if (A == nullptr || P == nullptr || out == nullptr) return kGrbInvalidValue;
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   memset(out, 0, sizeof *out);
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   if (!view_ok(A)) return fail(K2_DECLINED, "CUDA engine: tree layout not supported by the engine");
-  if (config == K2_CUDA_CONFIG_AUTO && A->device != nullptr)
-    config = ((const DevMatrix *)A->device)->config;
+  if (config == K2_CUDA_CONFIG_AUTO && device != nullptr)
+    config = ((const DevMatrix *)device)->config;
   config = resolve_config(A, config);
   if (config < K2_CUDA_CONFIG_TREE || config > K2_CUDA_CONFIG_ROWS)
     return fail(kGrbInvalidValue, "CUDA engine: unknown configuration %d", config);
@@ -692,7 +691,7 @@ int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_
   }
   // the resident copy's plan when it has this configuration (the one its products will use)
   Plan fresh, *plan = &fresh;
-  DevMatrix *m = (DevMatrix *)A->device;
+  DevMatrix *m = (DevMatrix *)device;
   const bool scan = resolve_scan(P->batch);
   int rc = m != nullptr && m->config == config
                ? get_plan(m, A, scan, &plan)

@@ -4,11 +4,11 @@
 // Plain C (no GraphBLAS.h, no CUDA headers), so the core builds without nvcc: with CUDA off,
 // k2_cuda_stub.c implements every call here (no device, every product declined).
 //
-// Life of a matrix on the device: the dispatcher calls k2_cuda_upload once per matrix (under
-// the matrix lock, lazily at the first GPU product, or through K2_Matrix_upload) and stores
-// the handle in the object; k2_cuda_release frees it (installed as k2_device_release_hook).
-// k2_cuda_product (declared in k2_kernels.h) then runs on view->device; with device == NULL it
-// uploads a temporary copy for that one product.
+// Life of a matrix on the device: the engine's state per matrix (k2_cuda_table.c) is the handle
+// of its resident copy, made by k2_cuda_upload at the first GPU product (or K2_Matrix_upload)
+// and kept in the matrix's CUDA slot, which frees it with k2_cuda_release. k2_cuda_product
+// (declared in k2_kernels.h) runs on that handle; with none it uploads a temporary copy for
+// that one product.
 //
 // Memory: a product holds the matrix copy (per matrix, resident), the scratch of its tile plan
 // and the device copies of its vectors; the last two live in one engine-wide workspace that is
@@ -67,8 +67,8 @@ int k2_cuda_settings_set(const k2_cuda_settings *s);
 int k2_cuda_available(void);
 
 // Copy the tree of A to the device in the given configuration; *device receives the handle.
-// Installs k2_device_release_hook. Returns 0, K2_DECLINED (no device, over budget, allocation
-// failed: message recorded) or a GrB_Info error code (GrB_PANIC naming the CUDA call).
+// Returns 0, K2_DECLINED (no device, over budget, allocation failed: message recorded) or a
+// GrB_Info error code (GrB_PANIC naming the CUDA call).
 int k2_cuda_upload(const k2_view *A, int config, void **device);
 // Free a handle from k2_cuda_upload (NULL is fine).
 void k2_cuda_release(void *device);
@@ -87,9 +87,10 @@ typedef struct {
   uint64_t total;    // the sum
   uint64_t tiles;    // kernel launches of the traversal (tiles), for reports
 } k2_cuda_bytes;
-// config K2_CUDA_CONFIG_AUTO: the handle's configuration if A->device, else as in upload.
-// Returns 0, K2_DECLINED (no device) or an error code.
-int k2_cuda_product_bytes(const k2_view *A, int config, const k2_product *P, k2_cuda_bytes *out);
+// device: A's resident handle or NULL; config K2_CUDA_CONFIG_AUTO: the handle's configuration
+// if there is one, else as in upload. Returns 0, K2_DECLINED (no device) or an error code.
+int k2_cuda_product_bytes(const k2_view *A, const void *device, int config, const k2_product *P,
+                          k2_cuda_bytes *out);
 
 // Device bytes held by the engine right now (matrices + workspace) and the peak since the last
 // k2_cuda_reset_peak; counted at every cudaMalloc/cudaFree of the engine.
@@ -100,32 +101,6 @@ void k2_cuda_reset_peak(void);
 uint64_t k2_cuda_live_allocations(void);
 // Free the shared workspace (scratch + vector buffers) and the recorded graphs' workspace use.
 void k2_cuda_trim(void);
-
-// ---- for benchmarks and tools: products on device pointers ----------------------------------
-// As k2_cuda_product, but P->x, y, x_present, y_present and y_skip are device pointers and the
-// product is only enqueued on the engine's stream (k2_cuda_stream), not waited for. A->device
-// must be a resident handle. Holds no vector buffers (scratch only).
-int k2_cuda_product_device(const k2_view *A, const k2_product *P);
-// The engine's stream (a cudaStream_t) for events and synchronisation.
-void *k2_cuda_stream(void);
-// Allocate / free device memory through the engine's counters (benchmarks' vectors).
-void *k2_cuda_malloc(uint64_t bytes);
-void k2_cuda_free(void *p, uint64_t bytes);
-
-// ---- for tests: the tile planner without a device ------------------------------------------
-// How the planner cuts a level: the engine plans both ways and keeps the plan of fewer launches.
-typedef enum {
-  K2_CUDA_PLAN_BEST = 0,    // the engine's choice
-  K2_CUDA_PLAN_GREEDY = 1,  // each level by its own children alone
-  K2_CUDA_PLAN_WHOLE = 2    // runs of whole subtrees where they fill half a tile, else greedy
-} k2_cuda_plan_rule;
-// Plan A's tree-only traversal (tile M, directory offsets, two levels per expand step or one,
-// the given cutting rule) and replay it on the host with the expand kernels' index arithmetic.
-// 0 if every node of the last internal level is reached exactly once with its Morton code;
-// GrB_PANIC (as int) with a message otherwise; K2_DECLINED without a CUDA build. *steps: the
-// plan's launches (expand and leaf steps), *scratch: its scratch bytes (either may be NULL).
-int k2_cuda_plan_replay(const k2_view *A, uint64_t M, bool fuse, k2_cuda_plan_rule rule,
-                        uint64_t *steps, uint64_t *scratch);
 
 // Error glue for the .cu files: record a message as the thread's last error and return info.
 int k2_cuda_fail(int info, const char *message);

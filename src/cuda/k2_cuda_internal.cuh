@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuda/k2_cuda_gateway.h"
+#include "cuda/k2_cuda_testing.h"
 
 namespace k2cu {
 

@@ -1,10 +1,10 @@
-// k2_dispatch.c: engine selection, the product entry of the bridge and the dense products.
+// k2_dispatch.c: engine selection, the product entry of the API and the dense products.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Try, and let it decline: the CUDA engine (when selected, or AUTO with a device), then OpenMP;
-// the reference engine only on request. Strict mode turns a decline into an error, so a test
-// can prove which engine ran. An engine's error (out of memory) is returned in either mode, not
-// retried on the next engine: the reference engine needs more memory than the OpenMP engine (8
+// Try, and let it decline: the engines are tables (k2_engine.h) walked in preference order, the
+// CUDA engine (when selected, or AUTO with a device), then OpenMP, then the reference engine.
+// Strict mode turns a decline into an error, so a test can prove which engine ran. An engine's
+// error (out of memory) is returned in either mode, not retried on the next engine: the reference engine needs more memory than the OpenMP engine (8
 // bytes per internal node against a few tile buffers per thread). An engine that fails leaves y
 // as it was.
 #include "dispatch/k2_dispatch.h"
@@ -13,10 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/k2_omp_plan.h"
+#include "engine/k2_engine.h"
 #include "cuda/k2_cuda_gateway.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
+
+_Static_assert(K2_ENGINE_ID_REFERENCE == K2_ENGINE_REFERENCE && K2_ENGINE_ID_OPENMP == K2_ENGINE_OPENMP &&
+                   K2_ENGINE_ID_CUDA == K2_ENGINE_CUDA,
+               "the engines' identities are the public K2_Engine values");
 
 static K2_Engine k2_engine_choice = K2_ENGINE_AUTO;
 static bool k2_strict = false;
@@ -73,94 +77,52 @@ void k2_dispatch_engine_from_env(void) {
   else k2_engine_choice = K2_ENGINE_AUTO;
 }
 
-static GrB_Info k2_engine_result(int rc, const char *engine) {
-  if (rc == 0) return GrB_SUCCESS;
-  if (rc == K2_DECLINED)
-    K2_FAIL(GrB_NOT_IMPLEMENTED, "the %s engine declined the product (strict mode)", engine);
-  return (GrB_Info)rc;
-}
-
-GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P) {
+GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
   GrB_Info info = k2_matrix_check(A, "k2 product");
   if (info != GrB_SUCCESS) return info;
   info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  if (!k2_product_supported(P))
-    K2_FAIL(GrB_NOT_IMPLEMENTED, "k2 product: type/monoid/multiply combination not supported");
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
-  K2_Engine choice = k2_engine_choice;
-  int rc;
-  if (choice == K2_ENGINE_REFERENCE) {
-    rc = k2_ref_product(&v, P);
-    k2_engine_last = K2_ENGINE_REFERENCE;
-    return k2_engine_result(rc, "reference");
+  // the engines in preference order: the GPU when asked for, or AUTO with a device; then OpenMP;
+  // the reference engine last, or alone on request
+  const k2_engine *order[3];
+  int n = 0;
+  const K2_Engine choice = k2_engine_choice;
+  if (choice != K2_ENGINE_REFERENCE) {
+    if (choice == K2_ENGINE_CUDA || (choice == K2_ENGINE_AUTO && k2_cuda_engine.available(NULL, 0))) {
+      order[n++] = &k2_cuda_engine;
+    }
+    order[n++] = &k2_omp_engine;
   }
-  // The GPU: when asked for, or AUTO with a device present. The tree is uploaded once, under the
-  // matrix lock, and stays resident until the matrix changes or is freed.
-  if (choice == K2_ENGINE_CUDA || (choice == K2_ENGINE_AUTO && k2_cuda_available())) {
-    rc = K2_DECLINED;
-    if (k2_cuda_available()) {
-      pthread_mutex_lock(&A->lock);
+  order[n++] = &k2_ref_engine;
+  char why[256] = "";
+  for (int i = 0; i < n; i++) {
+    const k2_engine *e = order[i];
+    int rc = K2_DECLINED;
+    if (e->available(why, sizeof why) && e->accepts(&v, P, why, sizeof why)) {
+      void *state = NULL;
       rc = 0;
-      if (A->device == NULL) rc = k2_cuda_upload(&v, K2_CUDA_CONFIG_AUTO, &A->device);
-      v.device = A->device;
-      pthread_mutex_unlock(&A->lock);
-      if (rc == 0) rc = k2_cuda_product(&v, P);
-    } else {
-      k2_error_set(GrB_NOT_IMPLEMENTED, "no CUDA device (or built without CUDA)");
+      if (e->slot >= 0) {
+        const k2_engine_need need = {&v, P};
+        rc = k2_slot_build(A, (k2_slot_id)e->slot, e->ops, e->ready, e->prepare, &need, &state);
+      }
+      if (rc == 0) rc = e->product(&v, state, P);
+      if (rc == K2_DECLINED) snprintf(why, sizeof why, "%s", k2_error_get());
     }
     if (rc == 0) {
-      k2_engine_last = K2_ENGINE_CUDA;
+      k2_engine_last = (K2_Engine)e->id;
+      if (ran != NULL) *ran = (K2_Engine)e->id;
       return GrB_SUCCESS;
     }
     if (rc != K2_DECLINED) return (GrB_Info)rc;
+    // strict mode: a decline is an error, so that a test can prove which engine ran
     if (k2_strict) {
-      char why[256];
-      snprintf(why, sizeof why, "%s", k2_error_get());
-      K2_FAIL(GrB_NOT_IMPLEMENTED, "the CUDA engine declined the product (strict mode): %s",
-              why[0] ? why : "it gave no reason");
+      K2_FAIL(GrB_NOT_IMPLEMENTED, "the %s engine declined the product (strict mode)%s%s", e->name,
+              why[0] ? ": " : "", why);
     }
   }
-  // the OpenMP engine's task plan for this direction, built once per matrix
-  k2_engine_cache *pc = &A->cpu_plan[P->left ? 1 : 0];
-  if (__atomic_load_n(&pc->data, __ATOMIC_ACQUIRE) == NULL) {
-    pthread_mutex_lock(&A->lock);
-    if (pc->data == NULL) {
-      k2_omp_plan *plan = NULL;
-      if (k2_omp_plan_new(&v, P->left, &plan) == 0) {
-        pc->free = k2_omp_plan_free;
-        pc->bytes = k2_omp_plan_bytes(plan);
-        __atomic_store_n(&pc->data, plan, __ATOMIC_RELEASE);
-      }
-    }
-    pthread_mutex_unlock(&A->lock);
-  }
-  v.cpu_plan[0] = __atomic_load_n(&A->cpu_plan[0].data, __ATOMIC_ACQUIRE);
-  v.cpu_plan[1] = __atomic_load_n(&A->cpu_plan[1].data, __ATOMIC_ACQUIRE);
-  // the decoded frontier, built once per matrix by the first product that reads it (8 bytes per
-  // last-level node beside the cached Morton codes; without memory for it, the codes serve)
-  k2_engine_cache *bc = &A->cpu_blocks;
-  if (__atomic_load_n(&bc->data, __ATOMIC_ACQUIRE) == NULL && k2_omp_blocks_apply(&v, P)) {
-    pthread_mutex_lock(&A->lock);
-    if (bc->data == NULL) {
-      uint64_t *blocks = NULL, count = 0;
-      if (k2_omp_blocks_new(&v, &blocks, &count) == 0) {
-        bc->free = free;
-        bc->bytes = count * sizeof(uint64_t);
-        __atomic_store_n(&bc->data, blocks, __ATOMIC_RELEASE);
-      }
-    }
-    pthread_mutex_unlock(&A->lock);
-  }
-  v.frontier_blocks = __atomic_load_n(&bc->data, __ATOMIC_ACQUIRE);
-  rc = k2_omp_product(&v, P);
-  k2_engine_last = K2_ENGINE_OPENMP;
-  if (rc == K2_DECLINED && !k2_strict) {
-    rc = k2_ref_product(&v, P);
-    k2_engine_last = K2_ENGINE_REFERENCE;
-  }
-  return k2_engine_result(rc, "openmp");
+  K2_FAIL(GrB_NOT_IMPLEMENTED, "no engine takes this product%s%s", why[0] ? ": " : "", why);
 }
 
 //==============================================================================================
@@ -210,7 +172,7 @@ static GrB_Info k2_dense(void *y, K2_Matrix A, const void *x, uint64_t B, bool l
   P.batch = (uint32_t)B;
   P.x = x;
   P.y = y;
-  return k2_dispatch_product(A, &P);
+  return k2_dispatch_product(A, &P, NULL);
 }
 
 GrB_Info K2_dense_mxv(void *y, K2_Matrix A, const void *x, K2_DenseSemiring semiring, GrB_Type type) {

@@ -12,7 +12,8 @@
 #include "engine/k2_kernels.h"
 
 // Run P on A. The caller fills every field of P but the view. Returns GrB_SUCCESS or an error
-// (never K2_DECLINED). Records which engine ran (K2_last_engine).
-GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P);
+// (never K2_DECLINED); *ran (may be NULL) receives the engine that ran it (also the thread's
+// K2_last_engine).
+GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran);
 
 #endif

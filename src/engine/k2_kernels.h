@@ -64,9 +64,10 @@ static inline uint32_t k2_type_size(k2_type t) {
 // next engine), or a GrB_Info error code.
 #define K2_DECLINED 7101
 
-// Every engine implements exactly this signature.
+// Every engine implements exactly this signature. `state` is the engine's per-matrix state
+// (k2_engine.h), or NULL: an engine then works without it (the reference engine has none).
 #define K2_DECLARE_PRODUCT(engine) \
-  int k2_##engine##_product(const k2_view *A, const k2_product *P)
+  int k2_##engine##_product(const k2_view *A, void *state, const k2_product *P)
 
 K2_DECLARE_PRODUCT(ref);   // src/cpu: sequential, obviously correct; the oracle
 K2_DECLARE_PRODUCT(omp);   // src/cpu: OpenMP, the fast CPU path

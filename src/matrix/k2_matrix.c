@@ -9,7 +9,6 @@
 #include "matrix/k2_query.h"
 #include "util/k2_error.h"
 
-void (*k2_device_release_hook)(void *device) = NULL;
 
 void K2_Format_default(K2_Format *fmt) {
   if (fmt == NULL) return;
@@ -89,20 +88,7 @@ GrB_Info K2_Matrix_new(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols) {
   return K2_Matrix_new_format(A, nrows, ncols, NULL);
 }
 
-void k2_matrix_invalidate(K2_Matrix A) {
-  if (A->grb_cache != NULL) GrB_Matrix_free(&A->grb_cache);
-  for (int k = 0; k < 2; k++) {
-    if (A->cpu_plan[k].data != NULL && A->cpu_plan[k].free != NULL) A->cpu_plan[k].free(A->cpu_plan[k].data);
-    A->cpu_plan[k] = (k2_engine_cache){NULL, NULL, 0};
-    free(A->occupied[k]);
-    A->occupied[k] = NULL;
-    A->occupied_count[k] = 0;
-  }
-  if (A->cpu_blocks.data != NULL && A->cpu_blocks.free != NULL) A->cpu_blocks.free(A->cpu_blocks.data);
-  A->cpu_blocks = (k2_engine_cache){NULL, NULL, 0};
-  if (A->device != NULL && k2_device_release_hook != NULL) k2_device_release_hook(A->device);
-  A->device = NULL;
-}
+void k2_matrix_invalidate(K2_Matrix A) { k2_slots_drop(A, false); }
 
 GrB_Info K2_Matrix_free(K2_Matrix *A) {
   if (A == NULL || *A == NULL) return GrB_SUCCESS;
@@ -508,7 +494,7 @@ GrB_Info K2_Matrix_setEdgeWeight(K2_Matrix A, double w) {
   pthread_mutex_lock(&A->lock);
   if (A->weight != w || (w != w)) {
     A->weight = w;
-    if (A->grb_cache != NULL) GrB_Matrix_free(&A->grb_cache);
+    k2_slots_drop(A, true);
   }
   pthread_mutex_unlock(&A->lock);
   return GrB_SUCCESS;
@@ -548,11 +534,7 @@ GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
                     ? (t->level_start[t->levels] - t->level_start[t->levels - 1]) * sizeof(uint64_t)
                     : 0;
   u->pending = A->cap_pending * sizeof(k2_pending_edit);
-  size_t cache = 0;
-  if (A->grb_cache != NULL && GxB_Matrix_memoryUsage(&cache, A->grb_cache) != GrB_SUCCESS) cache = 0;
-  u->cache = cache + A->cpu_plan[0].bytes + A->cpu_plan[1].bytes + A->cpu_blocks.bytes;
-  if (A->occupied[0] != NULL) u->cache += t->nrows;
-  if (A->occupied[1] != NULL) u->cache += t->ncols;
+  u->cache = k2_slots_bytes(A);
   u->total = u->tree + u->directory + u->top + u->frontier + u->pending + u->cache + sizeof *A;
   u->levels = t->levels;
   u->leaf_log = t->leaf_log;

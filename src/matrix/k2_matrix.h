@@ -12,6 +12,7 @@
 
 #include <k2grb.h>
 
+#include "matrix/k2_slot.h"
 #include "matrix/k2_view.h"
 
 #define K2_MAGIC_LIVE UINT64_C(0x6b32677262214c56)   // "k2grb!LV"
@@ -43,13 +44,11 @@ typedef struct {
   bool insert;  // true: setElement, false: removeElement
 } k2_pending_edit;
 
-// Something an engine derived from the tree (a plan, a copy), freed by its own function when the
-// tree changes or the matrix is freed, so the matrix needs to know nothing of the engine.
+// One slot (k2_slot.h): the state, published with release semantics, and its operations.
 typedef struct {
-  void *data;
-  void (*free)(void *data);
-  uint64_t bytes;
-} k2_engine_cache;
+  void *state;
+  const k2_slot_ops *ops;
+} k2_slot;
 
 struct K2_Matrix_opaque {
   uint64_t magic;
@@ -59,17 +58,9 @@ struct K2_Matrix_opaque {
   // pending edits, in call order
   k2_pending_edit *pending;
   uint64_t n_pending, cap_pending;
-  // caches
+  // what the layers above derive from the tree, freed when it changes (src/matrix/k2_slot.c)
   pthread_mutex_t lock;
-  GrB_Matrix grb_cache;     // the bridge's materialized GrB_Matrix (NULL if none)
-  void *device;             // CUDA residency (src/cuda), NULL if none
-  k2_engine_cache cpu_plan[2];  // the OpenMP engine's task plans (right, left), built on demand
-  k2_engine_cache cpu_blocks;   // the OpenMP engine's decoded frontier (k2_view.frontier_blocks)
-  // Occupancy of the rows (right products) and columns (left products): one byte per row
-  // (column), 1 iff it holds an entry, and how many do. With every u(j) present the result's
-  // structure is exactly this, so the bridge needs no presence tracking in the engine.
-  uint8_t *occupied[2];
-  uint64_t occupied_count[2];
+  k2_slot slots[K2_SLOT_COUNT];
   char error[256];          // last error on this object
 };
 
@@ -121,7 +112,25 @@ GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_
   return k2_error_set_obj(__FILE__, __LINE__, (A) ? (A)->error : NULL, sizeof((A)->error), (info), \
                           __VA_ARGS__)
 
-// Hook for the CUDA engine: frees the device copy of a matrix (set by src/cuda, may be NULL).
-extern void (*k2_device_release_hook)(void *device);
+// ---- slots (src/matrix/k2_slot.c) -----------------------------------------------------------
+
+// The state in slot id, or NULL (readers take no lock).
+void *k2_slot_get(K2_Matrix A, k2_slot_id id);
+// The state in slot id ready for a use: when ready(state, arg) says it lacks something,
+// build(&state, arg) creates or extends it under A's lock (one builder at a time; a new state
+// is published for lock-free readers, an extended one publishes its new parts itself).
+// Returns build's code (0 when nothing was built); *state receives the slot's state.
+int k2_slot_build(K2_Matrix A, k2_slot_id id, const k2_slot_ops *ops,
+                  bool (*ready)(const void *state, const void *arg),
+                  int (*build)(void **state, const void *arg), const void *arg, void **state);
+// Publish a state built outside the lock (by a product, say) unless the slot holds one
+// already: the first wins and a later one is released. Returns the slot's state.
+void *k2_slot_offer(K2_Matrix A, k2_slot_id id, const k2_slot_ops *ops, void *state);
+// Free slot id (takes A's lock).
+void k2_slot_drop(K2_Matrix A, k2_slot_id id);
+// Free every slot, or those derived from the edge weight; the caller holds A's lock or owns A.
+void k2_slots_drop(K2_Matrix A, bool weighted_only);
+// Host bytes held by the slots.
+uint64_t k2_slots_bytes(K2_Matrix A);
 
 #endif

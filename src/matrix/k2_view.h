@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Engines (reference, OpenMP, CUDA) never see the public K2_Matrix handle: they get this struct
-// of sizes and pointers. Plain C, no GraphBLAS types, so the CUDA gateway can include it.
+// of sizes and pointers into the tree, nothing else (what an engine derives from the tree is its
+// own state, k2_engine.h). Plain C, no GraphBLAS types, so the CUDA gateway can include it.
 //
 // Layout (k = 2):
 //  * The matrix is padded to side 2^side_log (>= 2 leaf sides); padding costs nothing.
@@ -51,13 +52,6 @@ typedef struct {
   const uint64_t *top_codes;
   const uint64_t *frontier_codes; // codes of level levels-1, or NULL
   double weight;                  // the edge weight (iso value)
-  void *device;                   // the CUDA engine's resident copy of this tree, or NULL
-  const void *cpu_plan[2];        // the OpenMP engine's task plans (right, left), or NULL
-  // The OpenMP engine's decoded frontier (2x2 leaves, side <= 2^26), or NULL: per node of level
-  // levels-1, row block << 40 | column block << 16 | its 4x4 pattern, source-major for a right
-  // product (bit 4c + r: column c feeds row r). It spares the plus kernel the Morton decoding
-  // and the leaf gathering, which is most of its work where blocks hold one entry (R-MAT).
-  const uint64_t *frontier_blocks;
 } k2_view;
 
 // 4-bit signature of internal node p.

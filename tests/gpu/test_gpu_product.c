@@ -17,7 +17,7 @@
 #include "k2_real_graphs.h"
 #include "k2_test.h"
 
-#include "cuda/k2_cuda_gateway.h"
+#include "cuda/k2_cuda_testing.h"
 #include "matrix/k2_matrix.h"
 
 static bool g_quick;  // K2GRB_GPU_QUICK=1: fewer combinations (compute-sanitizer runs)
@@ -25,24 +25,26 @@ static bool g_quick;  // K2GRB_GPU_QUICK=1: fewer combinations (compute-sanitize
 typedef struct {
   K2_Matrix A;
   k2_view v;
+  void *device;  // a resident copy this test uploaded (k2_cuda_upload), or NULL
 } gmat;
 
 static void gmat_make(gmat *g, const k2_coo_list *L, const K2_Format *fmt) {
+  g->device = NULL;
   g->A = k2_test_matrix(L, fmt);
   K2_ASSERT_OK(k2_matrix_wait(g->A));
   k2_tree_view(&g->v, &g->A->tree, g->A->weight);
 }
 
 static void gmat_free(gmat *g) {
-  if (g->v.device != NULL && g->v.device != g->A->device) k2_cuda_release(g->v.device);
-  g->v.device = NULL;
+  k2_cuda_release(g->device);
+  g->device = NULL;
   K2_ASSERT_OK(K2_Matrix_free(&g->A));
 }
 
 static void gmat_upload(gmat *g, int config) {
-  if (g->v.device != NULL) k2_cuda_release(g->v.device);
-  g->v.device = NULL;
-  int rc = k2_cuda_upload(&g->v, config, &g->v.device);
+  k2_cuda_release(g->device);
+  g->device = NULL;
+  int rc = k2_cuda_upload(&g->v, config, &g->device);
   if (rc != 0) {
     print_error("k2_cuda_upload: %d: %s\n", rc, K2_error_string());
     fail();
@@ -149,7 +151,7 @@ static void ref_case_make(ref_case *c, const k2_view *v, const spec *s, k2_rng *
                   .index_base = s->base, .left = s->left, .batch = s->batch, .x = c->x,
                   .x_present = s->x_present ? c->xp : NULL, .y = c->yr, .y_present = c->pr,
                   .y_skip = s->y_skip ? c->ys : NULL};
-  assert_int_equal(k2_ref_product(v, &P), 0);
+  assert_int_equal(k2_ref_product(v, NULL, &P), 0);
   // ANY: any contribution is right; check MIN <= y <= MAX where present.
   if (s->monoid == K2_MON_ANY) {
     c->lo = malloc(c->out * c->ts + 8);
@@ -159,10 +161,10 @@ static void ref_case_make(ref_case *c, const k2_view *v, const spec *s, k2_rng *
     P.monoid = K2_MON_MIN;
     P.y = c->lo;
     P.y_present = tmp;
-    assert_int_equal(k2_ref_product(v, &P), 0);
+    assert_int_equal(k2_ref_product(v, NULL, &P), 0);
     P.monoid = K2_MON_MAX;
     P.y = c->hi;
-    assert_int_equal(k2_ref_product(v, &P), 0);
+    assert_int_equal(k2_ref_product(v, NULL, &P), 0);
     free(tmp);
   }
 }
@@ -178,8 +180,8 @@ static void ref_case_free(ref_case *c) {
   memset(c, 0, sizeof *c);
 }
 
-// Run the product on the CUDA engine (v->device: the configuration) and compare (asserts).
-static void ref_case_check(const ref_case *c, const k2_view *v, const char *what) {
+// Run the product on the CUDA engine (device: the configuration) and compare (asserts).
+static void ref_case_check(const ref_case *c, const k2_view *v, void *device, const char *what) {
   const spec *s = &c->s;
   void *yg = malloc(c->out * c->ts + 8);
   uint8_t *pg = malloc(c->out + 1);
@@ -190,7 +192,7 @@ static void ref_case_check(const ref_case *c, const k2_view *v, const char *what
                   .index_base = s->base, .left = s->left, .batch = s->batch, .x = c->x,
                   .x_present = s->x_present ? c->xp : NULL, .y = yg, .y_present = pg,
                   .y_skip = s->y_skip ? c->ys : NULL};
-  int rc = k2_cuda_product(v, &P);
+  int rc = k2_cuda_product(v, device, &P);
   if (rc != 0) {
     print_error("%s: k2_cuda_product returned %d: %s\n", what, rc, K2_error_string());
     fail();
@@ -226,10 +228,10 @@ static void ref_case_check(const ref_case *c, const k2_view *v, const char *what
 }
 
 // Run one product on both engines and compare (asserts no mismatch).
-static void compare(const k2_view *v, const spec *s, k2_rng *rng, const char *what) {
+static void compare(const k2_view *v, void *device, const spec *s, k2_rng *rng, const char *what) {
   ref_case c;
   ref_case_make(&c, v, s, rng);
-  ref_case_check(&c, v, what);
+  ref_case_check(&c, v, device, what);
   ref_case_free(&c);
 }
 
@@ -260,7 +262,7 @@ static void test_all_semirings(void **state) {
             spec s = {(k2_type)t, (k2_monoid)m, (k2_mult)u, left, batches[bi],
                       (bi + left) % 2 == 0, bi == 1, u == K2_MUL_X_PLUS_W ? -0.5 : 2.0,
                       left ? 1 : 0};
-            compare(&g.v, &s, &rng, config ? "all_semirings, row blocks" : "all_semirings");
+            compare(&g.v, g.device, &s, &rng, config ? "all_semirings, row blocks" : "all_semirings");
           }
       }
   }
@@ -327,7 +329,7 @@ static void test_configurations(void **state) {
                   char what[128];
                   snprintf(what, sizeof what, "leaf_log %u top_max %u config %d offsets %d (3: directory, unfused) M %llu",
                            leaf_log, fmt.top_max_log, config, off, (unsigned long long)tiles[ti]);
-                  compare(&g.v, &s, &rng, what);
+                  compare(&g.v, g.device, &s, &rng, what);
                 }
           }
       }
@@ -342,7 +344,7 @@ static void test_configurations(void **state) {
 // bytes: what K2_mxv / K2_mxm use for a full u) against the reference engine, bit for bit (dyadic values, -0.0 included), and
 // against the generic kernel. A banded matrix keeps a block's outputs inside the shared window;
 // a random one sends most updates past it; tiny tiles split the levels.
-static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, uint32_t B,
+static void plus_case(const k2_view *v, void *device, k2_type t, k2_mult mult, bool left, uint32_t B,
                       k2_rng *rng, const char *what) {
   const uint64_t in = (left ? v->nrows : v->ncols) * B, out = (left ? v->ncols : v->nrows) * B;
   const uint32_t ts = k2_type_size(t);
@@ -358,9 +360,9 @@ static void plus_case(const k2_view *v, k2_type t, k2_mult mult, bool left, uint
   memset(yg, 0xA5, out * ts);
   k2_product P = {.type = t, .monoid = K2_MON_PLUS, .mult = mult, .w = mult == K2_MUL_X ? 1 : 0.5,
                   .left = left, .batch = B, .x = x, .y = yr};
-  assert_int_equal(k2_ref_product(v, &P), 0);
+  assert_int_equal(k2_ref_product(v, NULL, &P), 0);
   P.y = yg;
-  int rc = k2_cuda_product(v, &P);
+  int rc = k2_cuda_product(v, device, &P);
   if (rc != 0) {
     print_error("%s: k2_cuda_product returned %d: %s\n", what, rc, K2_error_string());
     fail();
@@ -446,7 +448,7 @@ static void test_plus_kernel(void **state) {
                   snprintf(what, sizeof what, "%s config %d M %llu fast %d",
                            li == 2 ? "skewed" : li ? "banded" : "random", config,
                            (unsigned long long)tiles[ti], fast);
-                  plus_case(&g.v, (k2_type)t, mult ? K2_MUL_X_TIMES_W : K2_MUL_X, left,
+                  plus_case(&g.v, g.device, (k2_type)t, mult ? K2_MUL_X_TIMES_W : K2_MUL_X, left,
                             widths[bi], &rng, what);
                 }
         }
@@ -477,8 +479,8 @@ static void test_memory_exact(void **state) {
       for (int bi = 0; bi < 2; bi++)
         for (int left = 0; left < 2; left++) {
           set_device(off == 1 ? 64 : UINT64_C(1) << 20, off);
-          if (g.v.device) k2_cuda_release(g.v.device);
-          g.v.device = NULL;
+          k2_cuda_release(g.device);
+          g.device = NULL;
           k2_cuda_trim();
           const uint64_t base = k2_cuda_allocated_bytes();
           spec s = {K2_T_FP32, K2_MON_PLUS, K2_MUL_X, left, batches[bi], bi == 0, false, 1, 0};
@@ -486,12 +488,12 @@ static void test_memory_exact(void **state) {
                           .x_present = s.x_present ? (const uint8_t *)&s : NULL,
                           .y_present = (uint8_t *)&s};
           k2_cuda_bytes pred;
-          assert_int_equal(k2_cuda_product_bytes(&g.v, config, &P, &pred), 0);
+          assert_int_equal(k2_cuda_product_bytes(&g.v, g.device, config, &P, &pred), 0);
           gmat_upload(&g, config);
           assert_int_equal(k2_cuda_allocated_bytes() - base, pred.matrix);
           k2_cuda_reset_peak();
           k2_rng rng = {5};
-          compare(&g.v, &s, &rng, "memory");
+          compare(&g.v, g.device, &s, &rng, "memory");
           if (k2_cuda_peak_bytes() - base != pred.total) {
             print_error("config %d offsets %d B %u: predicted %llu (matrix %llu scratch %llu vectors "
                         "%llu), peak %llu\n", config, off, s.batch, (unsigned long long)pred.total,
@@ -512,9 +514,9 @@ static void test_memory_exact(void **state) {
   k2_product P1 = {.type = K2_T_FP32, .batch = 1};
   k2_cuda_bytes fused, single;
   set_fuse(true);
-  assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_TREE, &P1, &fused), 0);
+  assert_int_equal(k2_cuda_product_bytes(&g.v, g.device, K2_CUDA_CONFIG_TREE, &P1, &fused), 0);
   set_fuse(false);
-  assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_TREE, &P1, &single), 0);
+  assert_int_equal(k2_cuda_product_bytes(&g.v, g.device, K2_CUDA_CONFIG_TREE, &P1, &single), 0);
   set_fuse(true);  // the library's default
   print_message("M = 64: fused %llu launches, %llu scratch bytes; one level %llu, %llu\n",
                 (unsigned long long)fused.tiles, (unsigned long long)fused.scratch,
@@ -541,18 +543,18 @@ static void test_budget(void **state) {
   k2_product P = {.type = K2_T_FP32, .monoid = K2_MON_PLUS, .mult = K2_MUL_X, .batch = 1,
                   .x = x, .y = y};
   k2_cuda_bytes pred;
-  assert_int_equal(k2_cuda_product_bytes(&g.v, K2_CUDA_CONFIG_AUTO, &P, &pred), 0);
+  assert_int_equal(k2_cuda_product_bytes(&g.v, g.device, K2_CUDA_CONFIG_AUTO, &P, &pred), 0);
   k2_cuda_settings s0, s;
   k2_cuda_settings_get(&s0);
   s = s0;
   s.budget = pred.total - 1;
   assert_int_equal(k2_cuda_settings_set(&s), 0);
   const uint64_t before = k2_cuda_allocated_bytes();
-  assert_int_equal(k2_cuda_product(&g.v, &P), K2_DECLINED);
+  assert_int_equal(k2_cuda_product(&g.v, g.device, &P), K2_DECLINED);
   assert_int_equal(k2_cuda_allocated_bytes(), before);  // nothing allocated
   s.budget = pred.total;
   assert_int_equal(k2_cuda_settings_set(&s), 0);
-  assert_int_equal(k2_cuda_product(&g.v, &P), 0);
+  assert_int_equal(k2_cuda_product(&g.v, g.device, &P), 0);
   // an upload over the budget is declined too, through the public call as an error
   s.budget = 1000;
   assert_int_equal(k2_cuda_settings_set(&s), 0);
@@ -586,17 +588,17 @@ static void test_no_leaks(void **state) {
     k2_view v;
     K2_ASSERT_OK(k2_matrix_wait(A));
     k2_tree_view(&v, &A->tree, A->weight);
-    v.device = A->device;
+    void *device = k2_slot_get(A, K2_SLOT_CUDA);
     double *x = calloc(900 * 3, sizeof(double)), *y = calloc((1000 + round) * 3, sizeof(double));
     assert_true(x && y);
     k2_product P = {.type = K2_T_FP64, .monoid = K2_MON_PLUS, .mult = K2_MUL_X,
                     .batch = round + 1, .x = x, .y = y};
-    assert_int_equal(k2_cuda_product(&v, &P), 0);
+    assert_int_equal(k2_cuda_product(&v, device, &P), 0);
     if (round == 2) {
       // a change drops the device copy
       K2_ASSERT_OK(K2_Matrix_setElement(A, 0, 0));
       K2_ASSERT_OK(K2_Matrix_wait(A));
-      assert_null(A->device);
+      assert_null(k2_slot_get(A, K2_SLOT_CUDA));
     }
     K2_ASSERT_OK(K2_Matrix_free(&A));
     free(x);
@@ -625,9 +627,9 @@ static void test_fp32_rounding(void **state) {
     for (int i = 0; i < 4000; i++) x[i] = (float)k2_rng_unit(&rng);  // positive: sum = sum |.|
     k2_product P = {.type = K2_T_FP32, .monoid = K2_MON_PLUS, .mult = K2_MUL_X_TIMES_W, .w = 0.3,
                     .left = left, .batch = 1, .x = x, .y = yr};
-    assert_int_equal(k2_ref_product(&g.v, &P), 0);
+    assert_int_equal(k2_ref_product(&g.v, NULL, &P), 0);
     P.y = yg;
-    assert_int_equal(k2_cuda_product(&g.v, &P), 0);
+    assert_int_equal(k2_cuda_product(&g.v, g.device, &P), 0);
     for (int i = 0; i < 4000; i++)
       if (fabs((double)yr[i] - (double)yg[i]) > 1e-6 * fabs((double)yr[i]) + 1e-30) {
         print_error("y[%d]: ref %.9g gpu %.9g\n", i, yr[i], yg[i]);
@@ -655,9 +657,9 @@ static void test_edge_cases(void **state) {
       if (g.v.n_internal) gmat_upload(&g, config);
       for (int left = 0; left < 2; left++) {
         spec s = {K2_T_INT32, K2_MON_MIN, K2_MUL_X, left, 1, true, false, 1, 0};
-        compare(&g.v, &s, &rng, "edge case");
+        compare(&g.v, g.device, &s, &rng, "edge case");
         s.batch = 3;
-        compare(&g.v, &s, &rng, "edge case");
+        compare(&g.v, g.device, &s, &rng, "edge case");
       }
     }
     gmat_free(&g);
@@ -671,7 +673,7 @@ static void test_edge_cases(void **state) {
   gmat_upload(&g, K2_CUDA_CONFIG_TREE);
   for (int rep = 0; rep < 4; rep++) {
     spec s = {K2_T_FP64, K2_MON_PLUS, K2_MUL_X, false, 1, false, false, 1, 0};
-    compare(&g.v, &s, &rng, "replay");
+    compare(&g.v, g.device, &s, &rng, "replay");
   }
   gmat_free(&g);
   k2_coo_free(&L);
@@ -702,11 +704,9 @@ static void test_real_graphs(void **state) {
     gmat g;
     gmat_make(&g, &L, NULL);
     // the three configurations side by side: one reference result serves all of them
-    k2_view cv[3];
+    void *cdev[3] = {NULL, NULL, NULL};
     for (int config = 0; config < 3; config++) {
-      cv[config] = g.v;
-      cv[config].device = NULL;
-      int rc = k2_cuda_upload(&g.v, config, &cv[config].device);
+      int rc = k2_cuda_upload(&g.v, config, &cdev[config]);
       if (rc != 0) {
         print_error("%s: k2_cuda_upload(%d): %d: %s\n", rg->name, config, rc, K2_error_string());
         fail();
@@ -724,7 +724,7 @@ static void test_real_graphs(void **state) {
           ref_case_make(&c, &g.v, &s, &rng);
           for (int config = 0; config < 3; config++) {
             snprintf(what, sizeof what, "%s config %d", rg->name, config);
-            ref_case_check(&c, &cv[config], what);
+            ref_case_check(&c, &g.v, cdev[config], what);
           }
           ref_case_free(&c);
         }
@@ -734,9 +734,9 @@ static void test_real_graphs(void **state) {
         for (int b = 0; b < 2; b++) {
           if (g_quick && b == 1) continue;
           snprintf(what, sizeof what, "%s config %d plus kernel", rg->name, config);
-          plus_case(&cv[config], K2_T_FP32, K2_MUL_X, left, b ? 128 : 1, &rng, what);
+          plus_case(&g.v, cdev[config], K2_T_FP32, K2_MUL_X, left, b ? 128 : 1, &rng, what);
         }
-    for (int config = 0; config < 3; config++) k2_cuda_release(cv[config].device);
+    for (int config = 0; config < 3; config++) k2_cuda_release(cdev[config]);
     printf("  %s: %llu x %llu, %llu edges: GPU = reference\n", rg->name,
            (unsigned long long)L.nrows, (unsigned long long)L.ncols, (unsigned long long)L.nvals);
     gmat_free(&g);
@@ -786,20 +786,20 @@ static void test_default_config(void **state) {
     K2_ASSERT_OK(GrB_Vector_new(&u, GrB_FP32, L.ncols));
     K2_ASSERT_OK(GrB_Vector_new(&w, GrB_FP32, L.nrows));
     K2_ASSERT_OK(GrB_Vector_assign_FP32(u, NULL, NULL, 1.0f, GrB_ALL, L.ncols, NULL));
-    assert_null(A->device);
+    assert_null(k2_slot_get(A, K2_SLOT_CUDA));
     K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, A, u, NULL));
     assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
-    assert_non_null(A->device);
+    assert_non_null(k2_slot_get(A, K2_SLOT_CUDA));
     const int want = leaf_log == 1 ? K2_CUDA_CONFIG_ROWS : K2_CUDA_CONFIG_FRONTIER;
-    assert_int_equal(k2_cuda_device_config(A->device), want);
+    assert_int_equal(k2_cuda_device_config(k2_slot_get(A, K2_SLOT_CUDA)), want);
     // deviceBytes with AUTO describes the resident copy; an explicit AUTO upload keeps it
     K2_DeviceBytes auto_b, want_b;
     K2_ASSERT_OK(K2_Matrix_deviceBytes(&auto_b, A, K2_DEVICE_AUTO, GrB_FP32, 1, false, 0));
     K2_ASSERT_OK(K2_Matrix_deviceBytes(&want_b, A, (K2_DeviceConfig)want, GrB_FP32, 1, false, 0));
     assert_int_equal(auto_b.matrix, want_b.matrix);
-    const void *before = A->device;
+    const void *before = k2_slot_get(A, K2_SLOT_CUDA);
     K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_AUTO));
-    assert_ptr_equal(A->device, before);
+    assert_ptr_equal(k2_slot_get(A, K2_SLOT_CUDA), before);
     for (uint64_t i = 0; i < L.nrows; i++) {
       float got = 0.0f;
       GrB_Info info = GrB_Vector_extractElement_FP32(&got, w, i);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "k2_oracle.h"
-#include "cuda/k2_cuda_gateway.h"
+#include "cuda/k2_cuda_testing.h"
 #include "matrix/k2_matrix.h"
 
 // The planner is part of the CUDA engine: a build without CUDA has only the stub, which declines.

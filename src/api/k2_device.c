@@ -1,16 +1,15 @@
-// k2_cuda_api.c: the public device calls (include/k2grb/device.h) over the CUDA gateway.
+// k2_device.c: the public device calls (include/k2grb/device.h) over the CUDA gateway.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Plain C: this side knows the K2_Matrix object and GraphBLAS; the .cu side knows views only.
+// The front side of the gateway: this file knows the K2_Matrix object and GraphBLAS; the
+// engine behind the gateway knows views and its own per-matrix state only. The same in builds
+// with and without CUDA (the gateway's stub then has no device).
 #include <string.h>
 
 #include "cuda/k2_cuda_gateway.h"
+#include "engine/k2_engine.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
-
-int k2_cuda_fail(int info, const char *message) {
-  return (int)k2_error_set((GrB_Info)info, "%s", message);
-}
 
 // The gateway's int results as GrB_Info: a decline is "not implemented" to a public caller.
 static GrB_Info k2_cuda_info(int rc) {
@@ -93,28 +92,39 @@ GrB_Info K2_Device_getConfig(K2_DeviceConfig *config) {
   return GrB_SUCCESS;
 }
 
+// What K2_Matrix_upload asks of A's CUDA slot: a resident copy in this configuration.
+typedef struct {
+  const k2_view *A;
+  int config;
+} k2_upload_need;
+
+static bool k2_upload_ready(const void *state, const void *arg) {
+  const k2_upload_need *n = arg;
+  return state != NULL && k2_cuda_device_config(state) == n->config;
+}
+
+static int k2_upload_build(void **state, const void *arg) {
+  const k2_upload_need *n = arg;
+  k2_cuda_release(*state);  // another configuration: replaced
+  *state = NULL;
+  return k2_cuda_upload(n->A, n->config, state);
+}
+
 GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_upload");
   if (info != GrB_SUCCESS) return info;
   if (config < K2_DEVICE_AUTO || config > K2_DEVICE_ROWS)
     K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_upload: bad configuration %d", (int)config);
   if (!k2_cuda_available())
-    K2_MATRIX_FAIL(A, GrB_NOT_IMPLEMENTED, "K2_Matrix_upload: no CUDA device");
+    K2_MATRIX_FAIL(A, GrB_NOT_IMPLEMENTED, "K2_Matrix_upload: no CUDA device (or built without CUDA)");
   info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  pthread_mutex_lock(&A->lock);
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
-  const int want = k2_cuda_resolve_config(&v, (int)config);
-  int rc = 0;
-  if (A->device == NULL || k2_cuda_device_config(A->device) != want) {
-    void *old = A->device, *fresh = NULL;
-    A->device = NULL;
-    k2_cuda_release(old);
-    rc = k2_cuda_upload(&v, want, &fresh);
-    A->device = rc == 0 ? fresh : NULL;
-  }
-  pthread_mutex_unlock(&A->lock);
+  const k2_upload_need need = {&v, k2_cuda_resolve_config(&v, (int)config)};
+  void *device = NULL;
+  int rc = k2_slot_build(A, K2_SLOT_CUDA, k2_cuda_engine.ops, k2_upload_ready, k2_upload_build,
+                         &need, &device);
   if (rc != 0) {
     GrB_Info e = k2_cuda_info(rc);
     return k2_error_to_obj(A->error, sizeof A->error, e);
@@ -125,11 +135,7 @@ GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
 GrB_Info K2_Matrix_deviceRelease(K2_Matrix A) {
   GrB_Info info = k2_matrix_check(A, "K2_Matrix_deviceRelease");
   if (info != GrB_SUCCESS) return info;
-  pthread_mutex_lock(&A->lock);
-  void *old = A->device;
-  A->device = NULL;
-  pthread_mutex_unlock(&A->lock);
-  k2_cuda_release(old);
+  k2_slot_drop(A, K2_SLOT_CUDA);
   return GrB_SUCCESS;
 }
 
@@ -166,12 +172,12 @@ GrB_Info K2_Matrix_deviceBytes(K2_DeviceBytes *bytes, K2_Matrix A, K2_DeviceConf
   P.y_skip = (flags & K2_DEVICE_Y_SKIP) ? &flag_byte : NULL;
   info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
+  // under the lock: the resident copy, whose plan the estimate reuses, stays while it is read
   pthread_mutex_lock(&A->lock);
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
-  v.device = A->device;
   k2_cuda_bytes b;
-  int rc = k2_cuda_product_bytes(&v, (int)config, &P, &b);
+  int rc = k2_cuda_product_bytes(&v, A->slots[K2_SLOT_CUDA].state, (int)config, &P, &b);
   pthread_mutex_unlock(&A->lock);
   if (rc != 0) {
     GrB_Info e = k2_cuda_info(rc);
