@@ -9,11 +9,6 @@
 
 #include "cuda/k2_cuda_gateway.h"
 #include "engine/k2_engine.h"
-#include "util/k2_error.h"
-
-int k2_cuda_fail(int info, const char *message) {
-  return (int)k2_error_set((GrB_Info)info, "%s", message);
-}
 
 static void k2_cuda_state_free(void *state) { k2_cuda_release(state); }
 

@@ -1,7 +1,7 @@
 // k2_dispatch.h: choose an engine for a product and run it (internal).
 // SPDX-License-Identifier: Apache-2.0
 //
-// The public API and the bridge call k2_dispatch_product; it assembles pending edits, takes a
+// The public API (src/api) calls k2_dispatch_product; it assembles pending edits, takes a
 // view of the tree and tries the engines in order (CUDA when selected or AUTO with a device,
 // then OpenMP, with the reference engine on request), honouring strict mode.
 #ifndef K2_DISPATCH_H
@@ -15,5 +15,12 @@
 // (never K2_DECLINED); *ran (may be NULL) receives the engine that ran it (also the thread's
 // K2_last_engine).
 GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran);
+
+// The engine choice (AUTO: the GPU when present), strict mode, and the engine that ran the
+// calling thread's last product.
+void k2_dispatch_set_choice(K2_Engine engine);
+K2_Engine k2_dispatch_choice(void);
+void k2_dispatch_set_strict(bool strict);
+K2_Engine k2_dispatch_last(void);
 
 #endif

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The object owns the tree arrays (or borrows them from a loaded .k2 image), the pending edits,
-// and caches derived from the tree (the bridge's GrB_Matrix, the CUDA residency). The tree is
+// and state derived from the tree in slots (k2_slot.h). The tree is
 // read-only after assembly, so products from several threads only take `lock` to assemble
 // pending edits or fill a cache.
 #ifndef K2_MATRIX_H

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bridge/k2_bridge.h"
+#include "api/k2_api.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
 #include "semiring/k2_semiring.h"
@@ -33,7 +33,7 @@ static GrB_Index k2_count_present(const uint8_t *p, GrB_Index n) {
 
 // T as GraphBLAS's vector: bitmap (values y, presence y_present) or, with y_present NULL, full.
 // Ownership of the arrays moves into T on success.
-static GrB_Info k2_bridge_pack(GrB_Vector T, void **y, uint8_t **y_present, GrB_Index n,
+static GrB_Info k2_api_pack(GrB_Vector T, void **y, uint8_t **y_present, GrB_Index n,
                                GrB_Index nvals, size_t ts) {
   GrB_Index ysize = (n > 0 ? n : 1) * ts, psize = n > 0 ? n : 1;
   if (*y_present == NULL) return GxB_Vector_pack_Full(T, y, ysize, false, NULL);
@@ -43,14 +43,14 @@ static GrB_Info k2_bridge_pack(GrB_Vector T, void **y, uint8_t **y_present, GrB_
 
 // w<mask> = accum (w, T) where T is given by y / y_present (ownership taken on success;
 // y_present NULL: every entry present) with nvals entries (K2_NVALS_UNKNOWN: count them).
-GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
+GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
                                  GrB_Type wtype, k2_type t, void **y, uint8_t **y_present,
                                  GrB_Index n, GrB_Index nvals, bool replace, bool comp,
                                  bool structure, const char *fn) {
   size_t ts = k2_type_size(t);
   GrB_Info info;
   if (mask == NULL && !comp && accum == NULL && wtype == k2_type_grb(t)) {
-    info = k2_bridge_pack(w, y, y_present, n, nvals, ts);
+    info = k2_api_pack(w, y, y_present, n, nvals, ts);
     if (info != GrB_SUCCESS) {
       K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the result into w", fn);
     }
@@ -66,10 +66,10 @@ GrB_Info k2_bridge_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp acc
   }
   GrB_Vector T = NULL;
   info = GrB_Vector_new(&T, k2_type_grb(t), n);
-  if (info == GrB_SUCCESS) info = k2_bridge_pack(T, y, y_present, n, nvals, ts);
+  if (info == GrB_SUCCESS) info = k2_api_pack(T, y, y_present, n, nvals, ts);
   if (info == GrB_SUCCESS) {
     info = GrB_Vector_apply(w, mask, accum, k2_type_identity_op(t), T,
-                            k2_bridge_desc(replace, comp, structure));
+                            k2_api_desc(replace, comp, structure));
     if (info != GrB_SUCCESS) {
       const char *msg = "";
       GrB_Vector_error(&msg, w);
@@ -92,14 +92,14 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
                                    GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
                                    GrB_Vector u, GrB_Index wn, bool tran, bool replace, bool comp,
                                    bool structure, bool vxm, const char *why) {
-  double t0 = k2_bridge_burble() ? k2_now() : 0;
+  double t0 = k2_api_burble() ? k2_now() : 0;
   GrB_Matrix G = NULL;
   GrB_Vector T = NULL;
   GrB_BinaryOp mult = NULL;
   GrB_Type ztype = NULL;
   bool temporary = false;
   const char *msg = NULL;
-  GrB_Info info = k2_bridge_grb(&G, &temporary, A, k2_semiring_positional(s));
+  GrB_Info info = k2_api_grb(&G, &temporary, A, k2_semiring_positional(s));
   if (info != GrB_SUCCESS) return info;
   info = GxB_Semiring_multiply(&mult, s);
   if (info == GrB_SUCCESS) info = GxB_BinaryOp_ztype(&ztype, mult);
@@ -114,12 +114,12 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   }
   if (temporary) GrB_Matrix_free(&G);
   if (info == GrB_SUCCESS) {
-    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, wn, k2_bridge_desc(replace, comp, structure));
+    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, wn, k2_api_desc(replace, comp, structure));
     if (info != GrB_SUCCESS) GrB_Vector_error(&msg, w);
   }
-  k2_bridge_set_path(K2_PATH_FALLBACK);
-  if (k2_bridge_burble()) {
-    k2_bridge_say(fn, K2_PATH_FALLBACK, "%s (%s%.3f ms)", why,
+  k2_api_set_path(K2_PATH_FALLBACK);
+  if (k2_api_burble()) {
+    k2_api_say(fn, K2_PATH_FALLBACK, "%s (%s%.3f ms)", why,
                   info == GrB_SUCCESS ? "" : "failed, ", 1e3 * (k2_now() - t0));
   }
   if (info != GrB_SUCCESS) {
@@ -140,11 +140,11 @@ static GrB_Info k2_empty_product(const char *fn, GrB_Vector w, GrB_Vector mask,
   if (info == GrB_SUCCESS) info = GxB_BinaryOp_ztype(&ztype, mult);
   if (info == GrB_SUCCESS) info = GrB_Vector_new(&T, ztype, wn);
   if (info == GrB_SUCCESS) {
-    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, wn, k2_bridge_desc(replace, comp, structure));
+    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, wn, k2_api_desc(replace, comp, structure));
   }
   GrB_Vector_free(&T);
-  k2_bridge_set_path(K2_PATH_NATIVE_CPU);
-  if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_NATIVE_CPU, "inner dimension 0: empty product");
+  k2_api_set_path(K2_PATH_NATIVE_CPU);
+  if (k2_api_burble()) k2_api_say(fn, K2_PATH_NATIVE_CPU, "inner dimension 0: empty product");
   if (info != GrB_SUCCESS) {
     const char *msg = NULL;
     GrB_Vector_error(&msg, w);
@@ -156,7 +156,7 @@ static GrB_Info k2_empty_product(const char *fn, GrB_Vector w, GrB_Vector mask,
 static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
                                   GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
                                   GrB_Vector u, GrB_Descriptor desc, bool vxm) {
-  k2_bridge_set_path(K2_PATH_NONE);
+  k2_api_set_path(K2_PATH_NONE);
   // handles, in GraphBLAS's order: w, mask, accum, semiring, A, u, desc
   if (w == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: w is NULL", fn);
   if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: semiring is NULL", fn);
@@ -176,12 +176,12 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   }
   k2_semiring_class c;
   if ((info = k2_semiring_classify(&c, s, !vxm)) != GrB_SUCCESS) return info;
-  if ((info = k2_bridge_check_matrix(A, fn)) != GrB_SUCCESS) return info;
+  if ((info = k2_api_check_matrix(A, fn)) != GrB_SUCCESS) return info;
   if ((info = GrB_Vector_size(&un, u)) != GrB_SUCCESS || (info = GxB_Vector_type(&ut, u)) != GrB_SUCCESS) {
     K2_FAIL(info, "%s: u is not a valid GrB_Vector", fn);
   }
   bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
+  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
     return info;
   }
   if ((info = K2_Matrix_nrows(&nr, A)) != GrB_SUCCESS || (info = K2_Matrix_ncols(&nc, A)) != GrB_SUCCESS) {
@@ -206,8 +206,8 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   // on some matrix formats), so the defined result w<mask> = accum (w, empty) is formed
   // directly, after GraphBLAS's own domain checks on objects of size 1.
   if (un == 0 || wn == 0) {
-    GrB_Type at = k2_bridge_grb_type(A->weight);
-    if ((info = k2_bridge_check_domains(fn, wt, mask != NULL ? mt : NULL, accum, s, at, ut, 1,
+    GrB_Type at = k2_api_grb_type(A->weight);
+    if ((info = k2_api_check_domains(fn, wt, mask != NULL ? mt : NULL, accum, s, at, ut, 1,
                                         desc, vxm)) != GrB_SUCCESS) {
       return info;
     }
@@ -218,11 +218,11 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   // SuiteSparse, which then answers exactly as GraphBLAS does.
   const char *why = NULL;
   if (!c.native) why = c.why;
-  else if (k2_bridge_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
-  else if (!k2_bridge_real_type(wt)) why = "w has a complex or user-defined type";
-  else if (!k2_bridge_real_type(ut)) why = "u has a complex or user-defined type";
-  else if (mask != NULL && !structure && !k2_bridge_real_type(mt)) why = "valued mask of a complex or user-defined type";
-  else if (accum != NULL && !k2_bridge_real_type(ztype)) why = "accum of a complex or user-defined type";
+  else if (k2_api_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
+  else if (!k2_api_real_type(wt)) why = "w has a complex or user-defined type";
+  else if (!k2_api_real_type(ut)) why = "u has a complex or user-defined type";
+  else if (mask != NULL && !structure && !k2_api_real_type(mt)) why = "valued mask of a complex or user-defined type";
+  else if (accum != NULL && !k2_api_real_type(ztype)) why = "accum of a complex or user-defined type";
   char whybuf[300];
   if (why != NULL) {
     snprintf(whybuf, sizeof whybuf, "%s: %s", c.name, why);
@@ -230,7 +230,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
                               structure, vxm, whybuf);
   }
 
-  double t0 = k2_bridge_burble() ? k2_now() : 0;
+  double t0 = k2_api_burble() ? k2_now() : 0;
   k2_product P;
   memset(&P, 0, sizeof P);
   k2_semiring_setup(&P, &c, A->weight);
@@ -248,19 +248,19 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
     free(yp);                                                           \
     free(skip);                                                         \
   } while (0)
-  K2_TRY(k2_bridge_vector_dense(&x, &xp, &borrowed, u, c.type, c.reads_vec));
+  K2_TRY(k2_api_vector_dense(&x, &xp, &borrowed, u, c.type, c.reads_vec));
   // Every u(j) present: T's structure is A's row (column) occupancy, known in advance, so the
   // engine tracks no presence and T is full when every row is occupied.
   const uint8_t *occ = NULL;
   uint64_t occ_count = 0;
-  if (xp == NULL) K2_TRY(k2_bridge_occupancy(&occ, &occ_count, A, left));
+  if (xp == NULL) K2_TRY(k2_api_occupancy(&occ, &occ_count, A, left));
   if (mask != NULL || comp) {
     if (mask == NULL) {
       // complement of no mask: nothing may be written; GraphBLAS still computes nothing useful
       skip = malloc(wn > 0 ? wn : 1);
       if (skip != NULL) memset(skip, 1, wn);
     } else {
-      K2_TRY(k2_bridge_skip_from_mask(&skip, mask, wn, comp, structure));
+      K2_TRY(k2_api_skip_from_mask(&skip, mask, wn, comp, structure));
     }
   }
   y = malloc((wn > 0 ? wn : 1) * ts);
@@ -291,14 +291,14 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   free(skip);
   x = NULL;
   xp = skip = NULL;
-  K2_TRY(k2_bridge_finish_vector(w, mask, accum, wt, c.type, &y, &yp, wn,
+  K2_TRY(k2_api_finish_vector(w, mask, accum, wt, c.type, &y, &yp, wn,
                                  occ != NULL ? occ_count : K2_NVALS_UNKNOWN, replace, comp,
                                  structure, fn));
   K2_FREE_WORK;
 #undef K2_FREE_WORK
-  k2_bridge_set_path(path);
-  if (k2_bridge_burble()) {
-    k2_bridge_say(fn, path, "%s, %s product (%s engine), %s mask%s%s, %.3f ms", c.name,
+  k2_api_set_path(path);
+  if (k2_api_burble()) {
+    k2_api_say(fn, path, "%s, %s product (%s engine), %s mask%s%s, %.3f ms", c.name,
                   left ? "left" : "right", K2_engine_name(ran),
                   mask == NULL ? "no" : structure ? "structural" : "valued",
                   comp ? " complemented" : "", accum ? ", accum" : "", 1e3 * (k2_now() - t0));
@@ -310,7 +310,7 @@ GrB_Info K2_mxv(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const K2_Matrix A, const GrB_Vector u,
                 const GrB_Descriptor desc) {
   k2_error_clear();
-  return k2_bridge_done("K2_mxv", k2_product_vector("K2_mxv", w, mask, accum, semiring, A, u,
+  return k2_api_done("K2_mxv", k2_product_vector("K2_mxv", w, mask, accum, semiring, A, u,
                                                     desc, false));
 }
 
@@ -318,6 +318,6 @@ GrB_Info K2_vxm(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const GrB_Vector u, const K2_Matrix A,
                 const GrB_Descriptor desc) {
   k2_error_clear();
-  return k2_bridge_done("K2_vxm", k2_product_vector("K2_vxm", w, mask, accum, semiring, A, u,
+  return k2_api_done("K2_vxm", k2_product_vector("K2_vxm", w, mask, accum, semiring, A, u,
                                                     desc, true));
 }

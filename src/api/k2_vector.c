@@ -3,17 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bridge/k2_bridge.h"
+#include "api/k2_api.h"
 #include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
 
-bool k2_bridge_real_type(GrB_Type t) {
+bool k2_api_real_type(GrB_Type t) {
   return t == GrB_BOOL || t == GrB_INT8 || t == GrB_INT16 || t == GrB_INT32 || t == GrB_INT64 ||
          t == GrB_UINT8 || t == GrB_UINT16 || t == GrB_UINT32 || t == GrB_UINT64 ||
          t == GrB_FP32 || t == GrB_FP64;
 }
 
-GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure) {
+GrB_Descriptor k2_api_desc(bool replace, bool comp, bool structure) {
   if (!replace) {
     if (comp) return structure ? GrB_DESC_SC : GrB_DESC_C;
     return structure ? GrB_DESC_S : NULL;
@@ -22,7 +22,7 @@ GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure) {
   return structure ? GrB_DESC_RS : GrB_DESC_R;
 }
 
-GrB_Info k2_bridge_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
+GrB_Info k2_api_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
                              bool tran0, bool tran1) {
   GrB_Info info = GrB_Descriptor_new(d);
   if (info == GrB_SUCCESS && replace) info = GrB_Descriptor_set(*d, GrB_OUTP, GrB_REPLACE);
@@ -38,7 +38,7 @@ GrB_Info k2_bridge_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool st
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
+GrB_Info k2_api_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
                              bool *tran0, bool *tran1) {
   *replace = *comp = *structure = *tran0 = *tran1 = false;
   if (desc == NULL) return GrB_SUCCESS;
@@ -88,7 +88,7 @@ static bool k2_vector_borrow(const void **x, const uint8_t **present, GrB_Vector
   return ok;
 }
 
-GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
+GrB_Info k2_api_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
                                 k2_type t, bool values) {
   *x = NULL;
   *present = NULL;
@@ -144,7 +144,7 @@ oom:
   K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory reading a vector of %llu entries", (unsigned long long)n);
 }
 
-GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
+GrB_Info k2_api_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
                                   bool structure) {
   *skip = NULL;
   GrB_Index nv;
@@ -161,7 +161,7 @@ GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, 
   // a structural mask may have any type, user-defined ones included: read its pattern only
   GrB_Type mt = NULL;
   K2_TRY(GxB_Vector_type(&mt, mask));
-  if (structure && !k2_bridge_real_type(mt)) {
+  if (structure && !k2_api_real_type(mt)) {
     K2_TRY(GrB_Vector_extractTuples_UDT(I, NULL, &nv, mask));
   } else {
     K2_TRY(GrB_Vector_extractTuples_BOOL(I, X, &nv, mask));

@@ -1,4 +1,4 @@
-// k2_settings.c: the bridge's global settings, the burble and the last path per thread.
+// k2_settings.c: the API's global settings, the burble and the last path per thread.
 // SPDX-License-Identifier: Apache-2.0
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bridge/k2_bridge.h"
+#include "api/k2_api.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 
@@ -16,7 +16,7 @@ static atomic_bool k2_cache_flag = true;
 static atomic_bool k2_fallback_flag = false;
 static _Thread_local K2_Path k2_last = K2_PATH_NONE;
 
-bool k2_bridge_burble(void) {
+bool k2_api_burble(void) {
   int b = atomic_load(&k2_burble_flag);
   if (b < 0) {
     const char *e = getenv("K2GRB_BURBLE");
@@ -37,11 +37,11 @@ GrB_Info K2_set_burble(bool enable) {
 
 GrB_Info K2_get_burble(bool *enable) {
   if (enable == NULL) return GrB_NULL_POINTER;
-  *enable = k2_bridge_burble();
+  *enable = k2_api_burble();
   return GrB_SUCCESS;
 }
 
-bool k2_bridge_cache_enabled(void) { return atomic_load(&k2_cache_flag); }
+bool k2_api_cache_enabled(void) { return atomic_load(&k2_cache_flag); }
 
 GrB_Info K2_set_grb_cache(bool enable) {
   atomic_store(&k2_cache_flag, enable);
@@ -54,14 +54,14 @@ GrB_Info K2_get_grb_cache(bool *enable) {
   return GrB_SUCCESS;
 }
 
-bool k2_bridge_force_fallback(void) { return atomic_load(&k2_fallback_flag); }
+bool k2_api_force_fallback(void) { return atomic_load(&k2_fallback_flag); }
 
 GrB_Info K2_set_force_fallback(bool enable) {
   atomic_store(&k2_fallback_flag, enable);
   return GrB_SUCCESS;
 }
 
-void k2_bridge_set_path(K2_Path path) { k2_last = path; }
+void k2_api_set_path(K2_Path path) { k2_last = path; }
 K2_Path K2_last_path(void) { return k2_last; }
 
 const char *K2_path_name(K2_Path path) {
@@ -73,7 +73,7 @@ const char *K2_path_name(K2_Path path) {
   }
 }
 
-void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...) {
+void k2_api_say(const char *fn, K2_Path path, const char *fmt, ...) {
   char line[512];
   va_list ap;
   va_start(ap, fmt);
@@ -83,7 +83,7 @@ void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...) {
   fprintf(stderr, "k2grb: %s: %s: %s\n", fn, K2_path_name(path), line);
 }
 
-GrB_Info k2_bridge_check_matrix(K2_Matrix A, const char *fn) {
+GrB_Info k2_api_check_matrix(K2_Matrix A, const char *fn) {
   GrB_Info info = k2_matrix_check(A, fn);
   if (info != GrB_SUCCESS) return info;
   const k2_tree *t = &A->tree;

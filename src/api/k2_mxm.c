@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bridge/k2_bridge.h"
+#include "api/k2_api.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
 #include "semiring/k2_semiring.h"
@@ -39,7 +39,7 @@ static GrB_Info k2_fail_grb(GrB_Info info, GrB_Matrix C, const char *fn) {
 static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp accum,
                                   GrB_Semiring s, K2_Matrix A, GrB_Matrix B, GrB_Descriptor desc,
                                   bool k2_first) {
-  k2_bridge_set_path(K2_PATH_NONE);
+  k2_api_set_path(K2_PATH_NONE);
   if (C == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: C is NULL", fn);
   if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: semiring is NULL", fn);
   if (B == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: B is NULL", fn);
@@ -60,13 +60,13 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   }
   k2_semiring_class c;
   if ((info = k2_semiring_classify(&c, s, k2_first)) != GrB_SUCCESS) return info;
-  if ((info = k2_bridge_check_matrix(A, fn)) != GrB_SUCCESS) return info;
+  if ((info = k2_api_check_matrix(A, fn)) != GrB_SUCCESS) return info;
   if ((info = GrB_Matrix_nrows(&br, B)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&bc, B)) != GrB_SUCCESS ||
       (info = GrB_Matrix_nvals(&bnv, B)) != GrB_SUCCESS || (info = GxB_Matrix_type(&bt, B)) != GrB_SUCCESS) {
     K2_FAIL(info, "%s: B is not a valid GrB_Matrix", fn);
   }
   bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
+  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
     return info;
   }
   if ((info = K2_Matrix_nrows(&ar, A)) != GrB_SUCCESS || (info = K2_Matrix_ncols(&ac, A)) != GrB_SUCCESS) {
@@ -92,8 +92,8 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   if (inner == 0 || cm == 0 || ck == 0) {
     // T is empty whatever the semiring (SuiteSparse 7.4 mishandles an empty inner dimension);
     // GraphBLAS's domain checks first, on matrices of size 1
-    info = k2_bridge_check_domains(fn, ct, M != NULL ? mt : NULL, accum, s,
-                                   k2_bridge_grb_type(A->weight), bt, 2, desc, !k2_first);
+    info = k2_api_check_domains(fn, ct, M != NULL ? mt : NULL, accum, s,
+                                   k2_api_grb_type(A->weight), bt, 2, desc, !k2_first);
     if (info != GrB_SUCCESS) return info;
     GrB_BinaryOp mult = NULL;
     GrB_Type zt = NULL;
@@ -103,11 +103,11 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     if (info == GrB_SUCCESS) info = GrB_Matrix_new(&T, zt, cm, ck);
     if (info == GrB_SUCCESS) {
       info = GrB_Matrix_assign(C, M, accum, T, GrB_ALL, cm, GrB_ALL, ck,
-                               k2_bridge_desc(replace, comp, structure));
+                               k2_api_desc(replace, comp, structure));
     }
     GrB_Matrix_free(&T);
-    k2_bridge_set_path(K2_PATH_NATIVE_CPU);
-    if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_NATIVE_CPU, "empty product (a dimension is 0)");
+    k2_api_set_path(K2_PATH_NATIVE_CPU);
+    if (k2_api_burble()) k2_api_say(fn, K2_PATH_NATIVE_CPU, "empty product (a dimension is 0)");
     return info == GrB_SUCCESS ? GrB_SUCCESS : k2_fail_grb(info, C, fn);
   }
 
@@ -115,22 +115,22 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   GrB_Index batch = k2_first ? cols : rows;   // vectors of the batch
   GrB_Index xlen = inner, ylen = k2_first ? rows : cols;
   if (!c.native) why = c.why;
-  else if (k2_bridge_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
+  else if (k2_api_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
   else if (bnv != br * bc) why = "B is not full (a missing entry)";
   else if (batch > K2_BATCH_MAX) why = "more than 65536 vectors";
-  else if (!k2_bridge_real_type(ct)) why = "C has a complex or user-defined type";
-  else if (!k2_bridge_real_type(bt)) why = "B has a complex or user-defined type";
-  else if (M != NULL && !structure && !k2_bridge_real_type(mt)) why = "valued mask of a complex or user-defined type";
-  else if (accum != NULL && !k2_bridge_real_type(ztype)) why = "accum of a complex or user-defined type";
+  else if (!k2_api_real_type(ct)) why = "C has a complex or user-defined type";
+  else if (!k2_api_real_type(bt)) why = "B has a complex or user-defined type";
+  else if (M != NULL && !structure && !k2_api_real_type(mt)) why = "valued mask of a complex or user-defined type";
+  else if (accum != NULL && !k2_api_real_type(ztype)) why = "accum of a complex or user-defined type";
   if (why != NULL) {
     GrB_Matrix G = NULL, Bp = B;
     GrB_Descriptor d = NULL;
     bool temporary = false, btemporary = false, positional = k2_semiring_positional(s);
-    if ((info = k2_bridge_grb(&G, &temporary, A, positional)) != GrB_SUCCESS) return info;
-    info = k2_bridge_conform(&Bp, &btemporary, B, positional);
+    if ((info = k2_api_grb(&G, &temporary, A, positional)) != GrB_SUCCESS) return info;
+    info = k2_api_conform(&Bp, &btemporary, B, positional);
     // The caller's settings, and Gustavson's method for a masked product: 7.4's masked hash
     // method (its own choice for small outputs) never returns on some inputs
-    if (info == GrB_SUCCESS) info = k2_bridge_desc_full(&d, replace, comp, structure, tran0, tran1);
+    if (info == GrB_SUCCESS) info = k2_api_desc_full(&d, replace, comp, structure, tran0, tran1);
     if (info == GrB_SUCCESS && (M != NULL || comp)) {
       info = GrB_Descriptor_set(d, GxB_AxB_METHOD, GxB_AxB_GUSTAVSON);
     }
@@ -140,8 +140,8 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     GrB_Descriptor_free(&d);
     if (temporary) GrB_Matrix_free(&G);
     if (btemporary) GrB_Matrix_free(&Bp);
-    k2_bridge_set_path(K2_PATH_FALLBACK);
-    if (k2_bridge_burble()) k2_bridge_say(fn, K2_PATH_FALLBACK, "%s: %s", c.name, why);
+    k2_api_set_path(K2_PATH_FALLBACK);
+    if (k2_api_burble()) k2_api_say(fn, K2_PATH_FALLBACK, "%s: %s", c.name, why);
     if (info != GrB_SUCCESS) return k2_fail_grb(info, C, fn);
     return GrB_SUCCESS;
   }
@@ -193,7 +193,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
         K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
       }
       // a structural mask may have any type, user-defined ones included: its pattern only
-      if (structure && !k2_bridge_real_type(mt)) {
+      if (structure && !k2_api_real_type(mt)) {
         K2_TRY(GrB_Matrix_extractTuples_UDT(I, J, NULL, &mnv, M));
       } else {
         K2_TRY(GrB_Matrix_extractTuples_BOOL(I, J, V, &mnv, M));
@@ -216,7 +216,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   // (columns for a left product) in every column: known in advance, no presence tracking
   const uint8_t *occ = NULL;
   uint64_t occ_count = 0;
-  K2_TRY(k2_bridge_occupancy(&occ, &occ_count, A, P.left));
+  K2_TRY(k2_api_occupancy(&occ, &occ_count, A, P.left));
   P.y_present = NULL;
   P.y_skip = skip;
   K2_Engine ran = K2_ENGINE_AUTO;
@@ -241,7 +241,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   }
   if (!direct) {
     info = GrB_Matrix_apply(C, M, accum, k2_type_identity_op(c.type), T,
-                            k2_bridge_desc(replace, comp, structure));
+                            k2_api_desc(replace, comp, structure));
     if (info != GrB_SUCCESS) {
       GrB_Info r = k2_fail_grb(info, C, fn);
       K2_FREE_WORK;
@@ -250,9 +250,9 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   }
   K2_FREE_WORK;
 #undef K2_FREE_WORK
-  k2_bridge_set_path(path);
-  if (k2_bridge_burble()) {
-    k2_bridge_say(fn, path, "%s, batch of %llu %s products (%s engine)", c.name,
+  k2_api_set_path(path);
+  if (k2_api_burble()) {
+    k2_api_say(fn, path, "%s, batch of %llu %s products (%s engine)", c.name,
                   (unsigned long long)batch, P.left ? "left" : "right",
                   K2_engine_name(ran));
   }
@@ -263,7 +263,7 @@ GrB_Info K2_mxm(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const K2_Matrix A, const GrB_Matrix B,
                 const GrB_Descriptor desc) {
   k2_error_clear();
-  return k2_bridge_done("K2_mxm", k2_product_matrix("K2_mxm", C, M, accum, semiring, A, B,
+  return k2_api_done("K2_mxm", k2_product_matrix("K2_mxm", C, M, accum, semiring, A, B,
                                                     desc, true));
 }
 
@@ -271,6 +271,6 @@ GrB_Info K2_mxm_right(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum
                       const GrB_Semiring semiring, const GrB_Matrix B, const K2_Matrix A,
                       const GrB_Descriptor desc) {
   k2_error_clear();
-  return k2_bridge_done("K2_mxm_right", k2_product_matrix("K2_mxm_right", C, M, accum,
+  return k2_api_done("K2_mxm_right", k2_product_matrix("K2_mxm_right", C, M, accum,
                                                           semiring, A, B, desc, false));
 }

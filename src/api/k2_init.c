@@ -4,12 +4,37 @@
 #include <k2grb.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "bridge/k2_bridge.h"
+#include "api/k2_api.h"
 #include "cuda/k2_cuda_gateway.h"
+#include "dispatch/k2_dispatch.h"
 #include "util/k2_error.h"
 
-void k2_dispatch_engine_from_env(void);
+
+// The settings the environment gives: K2GRB_STRICT, K2GRB_DEVICE_CONFIG (the configuration of
+// lazy uploads; "frontier" is the old name of "bottom"), K2GRB_ENGINE.
+static void k2_settings_from_env(void) {
+  const char *strict = getenv("K2GRB_STRICT");
+  if (strict != NULL && strcmp(strict, "1") == 0) k2_dispatch_set_strict(true);
+  const char *c = getenv("K2GRB_DEVICE_CONFIG");
+  if (c != NULL) {
+    k2_cuda_settings s;
+    k2_cuda_settings_get(&s);
+    s.config = strcmp(c, "tree") == 0       ? K2_CUDA_CONFIG_TREE
+               : strcmp(c, "frontier") == 0 ? K2_CUDA_CONFIG_FRONTIER
+               : strcmp(c, "rows") == 0     ? K2_CUDA_CONFIG_ROWS
+                                            : K2_CUDA_CONFIG_AUTO;
+    (void)k2_cuda_settings_set(&s);
+  }
+  const char *e = getenv("K2GRB_ENGINE");
+  if (e == NULL) return;
+  if (strcmp(e, "reference") == 0) k2_dispatch_set_choice(K2_ENGINE_REFERENCE);
+  else if (strcmp(e, "openmp") == 0) k2_dispatch_set_choice(K2_ENGINE_OPENMP);
+  else if (strcmp(e, "cuda") == 0) k2_dispatch_set_choice(K2_ENGINE_CUDA);
+  else k2_dispatch_set_choice(K2_ENGINE_AUTO);
+}
 
 static int k2_init_count = 0;
 static bool k2_owns_graphblas = false;
@@ -20,8 +45,8 @@ GrB_Info K2_init(void) {
   // caller owns it.
   GrB_Info info = GrB_init(GrB_NONBLOCKING);
   k2_owns_graphblas = info == GrB_SUCCESS;
-  k2_dispatch_engine_from_env();
-  (void)k2_bridge_burble();  // reads K2GRB_BURBLE, which also turns on the error burble
+  k2_settings_from_env();
+  (void)k2_api_burble();  // reads K2GRB_BURBLE, which also turns on the error burble
   return GrB_SUCCESS;
 }
 

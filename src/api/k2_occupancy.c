@@ -7,7 +7,7 @@
 // with every row occupied go to GraphBLAS as a full vector.
 #include <stdlib.h>
 
-#include "bridge/k2_bridge.h"
+#include "api/k2_api.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
@@ -29,7 +29,7 @@ static uint64_t k2_occupancy_bytes(const void *state) {
 }
 static const k2_slot_ops k2_occupancy_ops = {k2_occupancy_free, k2_occupancy_bytes, false};
 
-GrB_Info k2_bridge_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left) {
+GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left) {
   // pending edits first: assembling them drops the cache, which must not happen under a reader
   GrB_Info info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;

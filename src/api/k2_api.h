@@ -1,88 +1,88 @@
-// k2_bridge.h: shared pieces of the GraphBLAS bridge (internal).
+// k2_api.h: shared pieces of the front door (internal): the GraphBLAS bridge and settings.
 // SPDX-License-Identifier: Apache-2.0
-#ifndef K2_BRIDGE_H
-#define K2_BRIDGE_H
+#ifndef K2_API_H
+#define K2_API_H
 
 #include <k2grb.h>
 
 #include "engine/k2_kernels.h"
 
-// Settings (src/bridge/k2_settings.c).
-bool k2_bridge_burble(void);
-bool k2_bridge_cache_enabled(void);
-bool k2_bridge_force_fallback(void);
-void k2_bridge_set_path(K2_Path path);
+// Settings (src/api/k2_settings.c).
+bool k2_api_burble(void);
+bool k2_api_cache_enabled(void);
+bool k2_api_force_fallback(void);
+void k2_api_set_path(K2_Path path);
 // One burble line on stderr: "k2grb: <fn>: <path>: <details>".
-void k2_bridge_say(const char *fn, K2_Path path, const char *fmt, ...)
+void k2_api_say(const char *fn, K2_Path path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 // k2_matrix_check plus cheap consistency checks of the object: GrB_INVALID_OBJECT when a
 // live handle holds an inconsistent tree (e.g. memory overwritten by the caller).
-GrB_Info k2_bridge_check_matrix(K2_Matrix A, const char *fn);
+GrB_Info k2_api_check_matrix(K2_Matrix A, const char *fn);
 
-// The materialized GrB_Matrix of A (src/bridge/k2_grb_convert.c): the cached one, or with
+// The materialized GrB_Matrix of A (src/api/k2_grb_convert.c): the cached one, or with
 // caching off a new one that the caller frees (*temporary = true). For a positional multiply
 // (FIRSTI, ...) never hypersparse: SuiteSparse 7.4 computes the row index of a hypersparse
 // matrix wrongly there (the position in the list of rows instead of the row).
-GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positional);
+GrB_Info k2_api_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positional);
 
 // The sparsity control for a matrix handed to SuiteSparse 7.4, which computes correctly with:
 // bitmap or full when dense (some masked products on a dense matrix held as sparse storage never
 // return), sparse otherwise, hypersparse only for a very sparse matrix of a huge dimension and
 // never for a positional multiply (wrong answers there; a full valued mask crashes).
-int k2_bridge_sparsity(GrB_Index nrows, GrB_Index ncols, GrB_Index nvals, bool positional);
+int k2_api_sparsity(GrB_Index nrows, GrB_Index ncols, GrB_Index nvals, bool positional);
 
 // A caller's matrix in that storage: *out = M, or a copy (*temporary: the caller frees it).
 // Costs a copy of M.
-GrB_Info k2_bridge_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool positional);
+GrB_Info k2_api_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool positional);
 
-// GraphBLAS's domain checks of a product (src/bridge/k2_domains.c), for the products the
+// GraphBLAS's domain checks of a product (src/api/k2_domains.c), for the products the
 // bridge forms itself: the same call on objects of size 1 with these types (mtype NULL: no
 // mask). kind 1: w, mask and u are vectors (mxv, or vxm with k2_second); kind 2: C, M and B
 // are matrices (C = A*B, or B*A with k2_second). Success or GraphBLAS's code and message.
-GrB_Info k2_bridge_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
+GrB_Info k2_api_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
                                  GrB_BinaryOp accum, GrB_Semiring s, GrB_Type atype,
                                  GrB_Type btype, int kind, GrB_Descriptor desc, bool k2_second);
 
 // The return of a public product: a failure that recorded no message gets one naming fn and
 // the code (the entry point clears the message first). Returns info.
-GrB_Info k2_bridge_done(const char *fn, GrB_Info info);
+GrB_Info k2_api_done(const char *fn, GrB_Info info);
 
 // The GrB_Type A materializes as: BOOL for weight 1, else FP64.
-GrB_Type k2_bridge_grb_type(double weight);
+GrB_Type k2_api_grb_type(double weight);
 
 // *out (GxB_Type_size bytes) = weight cast to a built-in type with GraphBLAS's own typecast;
 // GrB_DOMAIN_MISMATCH for a user-defined type.
-GrB_Info k2_bridge_cast_weight(void *out, GrB_Type type, double weight);
+GrB_Info k2_api_cast_weight(void *out, GrB_Type type, double weight);
 
 // The predefined descriptor with these output/mask settings and no transpose (NULL = default).
-GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure);
+GrB_Descriptor k2_api_desc(bool replace, bool comp, bool structure);
 
 // A new descriptor with these settings (the caller frees it), for calls that add their own.
-GrB_Info k2_bridge_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
+GrB_Info k2_api_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
                              bool tran0, bool tran1);
 
 // Read replace / mask / transpose settings of a descriptor (NULL = defaults).
-GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
+GrB_Info k2_api_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
                              bool *tran0, bool *tran1);
 
 // True for the eleven real built-in types (not complex, not user-defined).
-bool k2_bridge_real_type(GrB_Type t);
+bool k2_api_real_type(GrB_Type t);
 
 // Vector u as a dense array of type t plus presence bytes (NULL when u is full). With
 // values == false only the pattern is read (*x is zeros). Arrays are malloc'd, except with
 // *borrowed: then they are u's own (full or bitmap u of type t), valid while u is unchanged,
 // and must not be freed or written.
-GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
+GrB_Info k2_api_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
                                 k2_type t, bool values);
 
 // Bytes per entry, 1 = skip (masked out), from a mask of length n (NULL when nothing to skip).
-GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
+GrB_Info k2_api_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
                                   bool structure);
 
 // Occupancy of A's rows (left: columns): one byte each, 1 iff it holds an entry, and their
 // number; computed by one engine product on first use and cached on the matrix until it changes.
 // The bytes stay valid while A is unchanged.
-GrB_Info k2_bridge_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left);
+GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left);
 
 #endif
