@@ -11,7 +11,7 @@
 // time of right (y = A x) and left (y' = x' A) plus-times FP32 products of the OpenMP and
 // reference engines next to SuiteSparse's GrB_mxv (PLUS_SECOND) and GrB_vxm (PLUS_FIRST) on the
 // same pattern held as an iso Boolean GrB_Matrix, with their ratios; then the OpenMP engine on
-// the same matrix built with its frontier cached (k²+F, columns "k2+F R" and "k2+F L").
+// the same matrix built with its bottom codes cached (k²+B, columns "k2+B R" and "k2+B L").
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -127,14 +127,14 @@ int main(int argc, char **argv) {
   FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
   if (csv)
     fprintf(csv, "graph,nodes,edges,build_s,build_medges_per_s,build_peak_extra_bytes,coo_bytes,"
-                 "tree_bytes,dir_bytes,top_bytes,frontier_bytes,csr_fp32_bytes,bcsr_bytes,"
+                 "tree_bytes,dir_bytes,top_bytes,bottom_bytes,csr_fp32_bytes,bcsr_bytes,"
                  "bits_per_edge,omp_right_ms,grb_mxv_ms,omp_left_ms,grb_vxm_ms,ref_right_ms,"
                  "ref_left_ms,right_ratio,left_ratio,max_rel_diff,ompF_right_ms,ompF_left_ms,"
                  "ompF_right_ratio,ompF_left_ratio\n");
   printf("%-22s %10s %11s %8s %8s %6s %10s %10s %6s | %9s %9s %6s | %9s %9s %6s | %9s | %9s %6s %9s %6s\n",
          "graph", "nodes", "edges", "build s", "Medge/s", "peak/C", "tree B", "bCSR B", "b/e",
-         "omp R ms", "grb mxv", "ratio", "omp L ms", "grb vxm", "ratio", "ref R ms", "k2+F R",
-         "ratio", "k2+F L", "ratio");
+         "omp R ms", "grb mxv", "ratio", "omp L ms", "grb vxm", "ratio", "ref R ms", "k2+B R",
+         "ratio", "k2+B L", "ratio");
   for (int g = first; g < argc; g++) {
     K2_Edges E;
     char name[128];
@@ -180,12 +180,12 @@ int main(int argc, char **argv) {
       free(I);
       free(J);
     }
-    // the same matrix with its frontier cached (k²+F: the OpenMP engine skips the descent)
+    // the same matrix with its bottom codes cached (k²+B: the OpenMP engine skips the descent)
     K2_Matrix Af = NULL;
     {
       K2_Format fmt;
       K2_Format_default(&fmt);
-      fmt.cache_frontier = true;
+      fmt.cache_bottom_codes = true;
       CHECK(K2_Matrix_new_format(&Af, E.nrows, E.ncols, &fmt));
       CHECK(K2_Matrix_build_32(Af, E.I, E.J, E.nvals));
     }
@@ -277,7 +277,7 @@ int main(int argc, char **argv) {
                    "%.3f,%.3f,%.3f,%.3f,%.2e,%.4f,%.4f,%.3f,%.3f\n",
               name, (unsigned long long)n, (unsigned long long)nv, tbuild, (double)nv / tbuild / 1e6,
               peak_extra, coo_bytes, (unsigned long long)u.tree, (unsigned long long)u.directory,
-              (unsigned long long)u.top, (unsigned long long)u.frontier, (unsigned long long)csr,
+              (unsigned long long)u.top, (unsigned long long)u.bottom_codes, (unsigned long long)csr,
               (unsigned long long)bcsr, bpe, 1e3 * omp_r, 1e3 * grb_r, 1e3 * omp_l, 1e3 * grb_l,
               1e3 * ref_r, 1e3 * ref_l, omp_r / grb_r, omp_l / grb_l, maxrel, 1e3 * ompf_r,
               1e3 * ompf_l, ompf_r / grb_r, ompf_l / grb_l);

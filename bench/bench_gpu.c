@@ -1,18 +1,18 @@
 // bench_gpu.c: k²-tree products on the GPU against cuSPARSE and a Boolean CSR (bCSR).
 // SPDX-License-Identifier: Apache-2.0
 //
-// Per graph: sizes (tree, k², k²+F, bCSR, cuSPARSE CSR FP32), the device working set of one
+// Per graph: sizes (tree, k², k²+B, bCSR, cuSPARSE CSR FP32), the device working set of one
 // product, and the time per product (median of 10 runs of 50 products, CUDA events; fewer
 // products per run when one takes over 0.5 ms) of right, left and batched (B = 128, time per
-// vector) products: k² (tree only), k²+F (cached frontier), k²+R (the row-ordered blocks of the
+// vector) products: k² (tree only), k²+B (cached bottom codes), k²+R (the row-ordered blocks of the
 // last internal level alone), cuSPARSE (SpMV, transposed SpMV, fastest SpMM) and bCSR (thread or warp per row, atomics for left). Also, for right products:
 // k² with a tile of 2^17 children (its working set and time: the scratch / launches trade-off)
-// and k²+F with the generic leaf kernel instead of the specialised plus kernel. FP32 vectors
+// and k²+B with the generic leaf kernel instead of the specialised plus kernel. FP32 vectors
 // with dyadic values, so every engine's sums are exact and the engines must agree bit for bit;
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
-//             [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2F,k2R]
+//             [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2B,k2R]
 // --configs: the device configurations to time (default all three; the others print nan).
 // --fuse on|off: tree-only products expand two levels per launch or one (settings.fuse_levels;
 // the library's default is on).
@@ -192,7 +192,7 @@ static void check(const char *graph_name, const char *what, const float *ref, fl
 
 static FILE *g_csv;
 static uint64_t g_batch_max_n = UINT64_C(1) << 25;  // --batch-max-n: larger graphs skip batches
-static bool g_config_on[3] = {true, true, true};  // --configs: k2, k2F, k2R
+static bool g_config_on[3] = {true, true, true};  // --configs: k2, k2B, k2R
 static bool g_lean;  // --lean: only the columns the targets need (no other offsets, small tile,
                      // generic kernel): each recorded CUDA graph of 10^5 tiles costs minutes
 #define SMALL_TILE (UINT64_C(1) << 17)              // the working-set / time trade-off column
@@ -260,9 +260,9 @@ static void bench_graph(graph *g) {
     set_tile(UINT64_C(1) << 20);
   }
   K2_Matrix_deviceBytes(&wk, A, K2_DEVICE_TREE_ONLY, GrB_FP32, 1, false, 0);
-  K2_Matrix_deviceBytes(&wf, A, K2_DEVICE_FRONTIER, GrB_FP32, 1, false, 0);
+  K2_Matrix_deviceBytes(&wf, A, K2_DEVICE_BOTTOM, GrB_FP32, 1, false, 0);
   K2_Matrix_deviceBytes(&wkb, A, K2_DEVICE_TREE_ONLY, GrB_FP32, BATCH, false, 0);
-  K2_Matrix_deviceBytes(&wfb, A, K2_DEVICE_FRONTIER, GrB_FP32, BATCH, false, 0);
+  K2_Matrix_deviceBytes(&wfb, A, K2_DEVICE_BOTTOM, GrB_FP32, BATCH, false, 0);
   K2_Matrix_deviceBytes(&wr, A, K2_DEVICE_ROWS, GrB_FP32, 1, false, 0);
   K2_Matrix_deviceBytes(&wrb, A, K2_DEVICE_ROWS, GrB_FP32, BATCH, false, 0);
   const uint64_t vec = (g->n * 2) * 4;
@@ -302,7 +302,7 @@ static void bench_graph(graph *g) {
     }
   }
   phase(g, "cuSPARSE and bCSR timed");
-  static const char *config_name[3] = {"k2", "k2+F", "k2+R"};
+  static const char *config_name[3] = {"k2", "k2+B", "k2+R"};
   for (int config = 0; config < 3; config++) {
     const int col = config == 2 ? 8 : config;  // this configuration's column of t
     if (!g_config_on[config]) {
@@ -313,7 +313,7 @@ static void bench_graph(graph *g) {
       }
       continue;
     }
-    const K2_DeviceConfig dc = config == 2 ? K2_DEVICE_ROWS : config ? K2_DEVICE_FRONTIER : K2_DEVICE_TREE_ONLY;
+    const K2_DeviceConfig dc = config == 2 ? K2_DEVICE_ROWS : config ? K2_DEVICE_BOTTOM : K2_DEVICE_TREE_ONLY;
     if (K2_Matrix_upload(A, dc) != GrB_SUCCESS) {
       fprintf(stderr, "%s: upload: %s\n", g->name, K2_error_string());
       exit(1);
@@ -368,12 +368,12 @@ static void bench_graph(graph *g) {
         // the generic leaf kernel, for the specialised plus kernel's gain
         set_fast_leaf(false);
         t[op][7] = bg_time(run_k2, &x, stream);
-        check(g->name, "k2+F generic leaf kernel", ref[op], bg_y(c, (bg_op)op), out[op]);
+        check(g->name, "k2+B generic leaf kernel", ref[op], bg_y(c, (bg_op)op), out[op]);
         set_fast_leaf(true);
       }
     }
   }
-  phase(g, "k2, k2+F and k2+R timed");
+  phase(g, "k2, k2+B and k2+R timed");
   if (!bg_ok(g->name)) exit(1);
   for (int op = 0; op < nops; op++) free(ref[op]);
   for (int j = 0; j < 9; j++) t[2][j] /= BATCH;  // per vector
@@ -386,13 +386,13 @@ static void bench_graph(graph *g) {
          wks.total / MB, (unsigned long long)wks.tiles);
   const char *opn[3] = {"right", "left", "batch"};
   for (int op = 0; op < 3; op++)
-    printf("    %-5s ms: k2 %9.4f  k2+F %9.4f  k2+R %9.4f  cuSPARSE %9.4f  bCSR %9.4f  | k2/cu %5.2f  k2F/cu %5.2f  k2R/cu %5.2f  bCSR/cu %5.2f%s\n",
+    printf("    %-5s ms: k2 %9.4f  k2+B %9.4f  k2+R %9.4f  cuSPARSE %9.4f  bCSR %9.4f  | k2/cu %5.2f  k2B/cu %5.2f  k2R/cu %5.2f  bCSR/cu %5.2f%s\n",
            opn[op], t[op][0], t[op][1], t[op][8], t[op][2], t[op][3], t[op][0] / t[op][2],
            t[op][1] / t[op][2], t[op][8] / t[op][2], t[op][3] / t[op][2],
            op == 0 ? "  (k2 scan offsets: see CSV)" : "");
   printf("    k2+R: matrix %8.2f MB, ws %8.2f MB (%5.3f x cuSPARSE)\n", wr.matrix / MB, wr.total / MB,
          (double)wr.total / (double)ws_cus);
-  printf("    right ms: k2 with M = 2^17 %9.4f (%5.2f x cuSPARSE); k2+F generic leaf kernel %9.4f (%5.2f x)\n",
+  printf("    right ms: k2 with M = 2^17 %9.4f (%5.2f x cuSPARSE); k2+B generic leaf kernel %9.4f (%5.2f x)\n",
          t[0][6], t[0][6] / t[0][2], t[0][7], t[0][7] / t[0][2]);
   if (g_csv) {
     fprintf(g_csv,
@@ -436,13 +436,14 @@ int main(int argc, char **argv) {
       k2_cuda_settings_set(&cs);
     }
     else if (!strcmp(argv[i], "--configs") && i + 1 < argc) {
-      const char *names[3] = {"k2", "k2F", "k2R"};
-      for (int k = 0; k < 3; k++) g_config_on[k] = listed(argv[i + 1], names[k]);
+      // k2F: the bottom codes' configuration under its old name
+      const char *names[3] = {"k2", "k2B", "k2R"};
+      for (int k = 0; k < 3; k++) g_config_on[k] = listed(argv[i + 1], names[k]) || (k == 1 && listed(argv[i + 1], "k2F"));
       i++;
     }
     else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2F,k2R]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2B,k2R]\n", argv[0]);
       return 2;
     }
   }
@@ -452,6 +453,7 @@ int main(int argc, char **argv) {
   }
   if (csv) {
     g_csv = fopen(csv, "w");
+    // the k2F columns hold k²+B (the bottom codes' configuration), named as in earlier runs' files
     fprintf(g_csv, "graph,n,nnz,build_s,tree_B,k2_B,k2F_B,bcsr_B,csr_fp32_B,ws_k2_B,ws_k2F_B,"
                    "ws_cusparse_B,ws_bcsr_B,ws_k2_batch_B,ws_k2F_batch_B,tiles,"
                    "right_k2_ms,right_k2F_ms,right_cusparse_ms,right_bcsr_ms,"
@@ -462,7 +464,7 @@ int main(int argc, char **argv) {
                    "k2R_B,ws_k2R_B,ws_k2R_batch_B,right_k2R_ms,left_k2R_ms,batch_k2R_ms\n");
   }
   printf("%-14s %10s %11s %8s | %8s %8s %8s %8s %8s | ws %8s %8s %8s %8s  (MB)\n", "graph", "n",
-         "nnz", "build", "tree", "k2", "k2+F", "bCSR", "CSR32", "k2", "k2+F", "cuSP", "bCSR");
+         "nnz", "build", "tree", "k2", "k2+B", "bCSR", "CSR32", "k2", "k2+B", "cuSP", "bCSR");
   // every real graph of the data folder (tests/support/k2_real_graphs.c), absent ones skipped
   const char *dir = k2_real_graph_dir("../shared/data");
   for (size_t f = 0; real && f < k2_real_graph_count; f++) {

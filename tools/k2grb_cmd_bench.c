@@ -46,7 +46,7 @@ static int bench_file(const k2_cli_opts *o, const char *path, bool first) {
   K2_Matrix_nvals(&nv, A);
   K2_MemoryUsage u;
   K2_Matrix_memoryUsage(&u, A);
-  uint64_t tree = u.tree + u.directory + u.top + u.frontier;
+  uint64_t tree = u.tree + u.directory + u.top + u.bottom_codes;
   GrB_Matrix G = NULL;
   GrB_Vector xf = NULL, xb = NULL, wf = NULL, wb = NULL;
   float *x = malloc((n + 1) * sizeof(float)), *y = malloc((n + 1) * sizeof(float));

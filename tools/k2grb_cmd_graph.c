@@ -94,7 +94,7 @@ int k2grb_info(int argc, char **argv) {
   if ((info = K2_Matrix_memoryUsage(&u, A)) != GrB_SUCCESS) {
     rc = k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot measure the tree");
   } else {
-    uint64_t tree = u.tree + u.directory + u.top + u.frontier;
+    uint64_t tree = u.tree + u.directory + u.top + u.bottom_codes;
     uint64_t csr = K2_csr_bytes(n, nv, true), bcsr = K2_csr_bytes(n, nv, false);
     double e = nv ? (double)nv : 1;
     k2_cli_report r = {0};
@@ -110,7 +110,7 @@ int k2grb_info(int argc, char **argv) {
     k2_cli_rep_num(&r, "bytes_tree", "%llu", (unsigned long long)u.tree);
     k2_cli_rep_num(&r, "bytes_directory", "%llu", (unsigned long long)u.directory);
     k2_cli_rep_num(&r, "bytes_top", "%llu", (unsigned long long)u.top);
-    k2_cli_rep_num(&r, "bytes_frontier", "%llu", (unsigned long long)u.frontier);
+    k2_cli_rep_num(&r, "bytes_bottom_codes", "%llu", (unsigned long long)u.bottom_codes);
     k2_cli_rep_num(&r, "bytes_k2", "%llu", (unsigned long long)tree);
     k2_cli_rep_num(&r, "bytes_total", "%llu", (unsigned long long)u.total);
     k2_cli_rep_num(&r, "bytes_csr_fp32", "%llu", (unsigned long long)csr);

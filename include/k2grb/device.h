@@ -17,10 +17,11 @@
 // How much of the traversal a matrix keeps on the device.
 typedef enum {
   K2_DEVICE_AUTO = -1,     // the default configuration (K2_Device_setConfig); unless set,
-                           // FRONTIER if the matrix's format caches the frontier, else TREE_ONLY
+                           // BOTTOM if the matrix's format caches the bottom codes, else TREE_ONLY
   K2_DEVICE_TREE_ONLY = 0, // tree + directory + top codes ("k²"); the scratch is per product
-  K2_DEVICE_FRONTIER = 1,  // also the Morton codes of the last internal level ("k²+F", 8 bytes
-                           // per node of that level): a single-vector product is one kernel
+  K2_DEVICE_BOTTOM = 1,    // also the bottom codes, the Morton codes of the last internal level
+                           // ("k²+B", 8 bytes per node of that level): a single-vector product
+                           // is one kernel
   K2_DEVICE_ROWS = 2       // only the last internal level, decoded into its 4x4 blocks and
                            // sorted by block row ("k²+R", 10 bytes per node of that level, no
                            // tree on the device): right products sum each row in registers
@@ -49,10 +50,11 @@ GrB_Info K2_Device_getBudget(GrB_Index *bytes);
 // Record single-vector launch sequences as CUDA graphs and replay them (default true).
 GrB_Info K2_Device_setGraphs(bool enable);
 // The configuration a matrix gets when its first GPU product uploads it (or K2_Matrix_upload(A,
-// K2_DEVICE_AUTO) does): K2_DEVICE_AUTO (the default: FRONTIER if the format caches the
-// frontier, else TREE_ONLY) or a configuration. ROWS applies to trees with 2x2 leaves; others
+// K2_DEVICE_AUTO) does): K2_DEVICE_AUTO (the default: BOTTOM if the format caches the
+// bottom codes, else TREE_ONLY) or a configuration. ROWS applies to trees with 2x2 leaves; others
 // get the AUTO rule. Matrices already on the device keep their copy. The environment variable
-// K2GRB_DEVICE_CONFIG (tree, frontier, rows or auto) sets it at K2_init.
+// K2GRB_DEVICE_CONFIG (tree, bottom, rows or auto; "frontier", the old name of bottom, is
+// still read) sets it at K2_init.
 GrB_Info K2_Device_setConfig(K2_DeviceConfig config);
 GrB_Info K2_Device_getConfig(K2_DeviceConfig *config);
 
@@ -68,7 +70,7 @@ GrB_Info K2_Matrix_deviceRelease(K2_Matrix A);
 
 typedef struct {
   uint64_t matrix;   // the resident copy of A
-  uint64_t scratch;  // frontier buffers, scan offsets and CUB temporary of the tile plan
+  uint64_t scratch;  // level buffers, scan offsets and CUB temporary of the tile plan
   uint64_t vectors;  // x, y (batch columns each) and the flagged byte arrays
   uint64_t total;    // matrix + scratch + vectors
   uint64_t tiles;    // launches of the traversal (after the initialisation of y)

@@ -47,7 +47,8 @@ typedef struct {
   uint32_t leaf_log;        // leaves are 2^leaf_log x 2^leaf_log cells: 1 (2x2), 2 (4x4), 3 (8x8)
   uint32_t directory_log;   // a directory sample every 2^directory_log nodes (default 8: S = 256)
   uint32_t top_max_log;     // top level = deepest level with at most 2^top_max_log nodes (16)
-  bool cache_frontier;      // keep Morton codes of the last internal level (k²+F): 8 bytes per
+  bool cache_bottom_codes;  // keep the bottom codes, the Morton codes of the last internal
+                            // level, the parents of the leaves (k²+B): 8 bytes per
                             // node of that level (about 3x the tree on web graphs); products skip
                             // the descent. With 2x2 leaves the OpenMP engine's first plus product
                             // also decodes that level (8 more bytes per node, in
@@ -57,7 +58,7 @@ typedef struct {
                             // (docs/benchmarks.md)
 } K2_Format;
 
-// The defaults: 2x2 leaves, S = 256, top <= 2^16 nodes, no cached frontier.
+// The defaults: 2x2 leaves, S = 256, top <= 2^16 nodes, no cached bottom codes.
 void K2_Format_default(K2_Format *fmt);
 
 //==============================================================================================
@@ -134,7 +135,7 @@ typedef struct {
   uint64_t tree;        // internal signatures + leaves + per-level offsets
   uint64_t directory;   // sampled first-child offsets
   uint64_t top;         // Morton codes of the top level
-  uint64_t frontier;    // cached Morton codes of the last internal level (0 if not cached)
+  uint64_t bottom_codes;  // cached Morton codes of the last internal level (0 if not cached)
   uint64_t pending;     // queued setElement/removeElement edits
   uint64_t cache;       // cached GrB_Matrix of the bridge and other derived data
   uint64_t total;       // everything above plus the object header

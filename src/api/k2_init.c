@@ -23,7 +23,7 @@ static void k2_settings_from_env(void) {
     k2_cuda_settings s;
     k2_cuda_settings_get(&s);
     s.config = strcmp(c, "tree") == 0       ? K2_CUDA_CONFIG_TREE
-               : strcmp(c, "frontier") == 0 ? K2_CUDA_CONFIG_FRONTIER
+               : strcmp(c, "frontier") == 0 || strcmp(c, "bottom") == 0 ? K2_CUDA_CONFIG_BOTTOM
                : strcmp(c, "rows") == 0     ? K2_CUDA_CONFIG_ROWS
                                             : K2_CUDA_CONFIG_AUTO;
     (void)k2_cuda_settings_set(&s);

@@ -17,7 +17,7 @@ typedef struct k2_omp_plan k2_omp_plan;
 // load them with acquire semantics and take no lock.
 typedef struct {
   k2_omp_plan *plan[2];    // task plans, right and left products (NULL until built)
-  uint64_t *blocks;        // the decoded frontier (NULL until built, or where it does not apply)
+  uint64_t *blocks;        // the decoded bottom level (NULL until built, or where it does not apply)
   uint64_t blocks_count;
 } k2_omp_state;
 
@@ -26,11 +26,11 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **plan);
 void k2_omp_plan_free(void *plan);
 uint64_t k2_omp_plan_bytes(const k2_omp_plan *plan);
 
-// The decoded frontier (k2_omp_state.blocks) of a tree whose frontier is cached: 0 and a
+// The decoded bottom level (k2_omp_state.blocks) of a tree whose bottom codes are cached: 0 and a
 // malloc'd array of *count entries (free it with free()), K2_DECLINED where it does not apply
-// (no cached frontier, leaves other than 2x2, a side over 2^26), or a GrB_Info error code.
+// (no cached bottom codes, leaves other than 2x2, a side over 2^26), or a GrB_Info error code.
 int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count);
-// Would the OpenMP engine read the decoded frontier for this product (the plus kernel's case)?
+// Would the OpenMP engine read the decoded bottom level for this product (the plus kernel's case)?
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P);
 
 #endif

@@ -199,11 +199,11 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   return 0;
 }
 
-// ---- the decoded frontier -------------------------------------------------------------------
+// ---- the decoded bottom level -------------------------------------------------------------------
 
-// A cached frontier of 4x4 blocks whose block numbers fit the entry's 24-bit fields.
+// A cached bottom codes of 4x4 blocks whose block numbers fit the entry's 24-bit fields.
 static bool k2_omp_blocks_fit(const k2_view *A) {
-  return A->frontier_codes != NULL && A->leaf_log == 1 && A->side_log <= 26 && A->n_internal > 0;
+  return A->bottom_codes != NULL && A->leaf_log == 1 && A->side_log <= 26 && A->n_internal > 0;
 }
 
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
@@ -220,7 +220,7 @@ int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
   const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
   uint64_t *b = k2_malloc((n ? n : 1) * sizeof(uint64_t));
   if (b == NULL)
-    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the decoded frontier (%llu nodes)",
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the decoded bottom level (%llu nodes)",
             (unsigned long long)n);
   // contiguous ranges of the level, each from its first node's first leaf (a directory lookup)
   const int nt = n < 16384 ? 1 : omp_get_max_threads();
@@ -231,7 +231,7 @@ int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
     uint64_t q = lo < hi ? k2_view_first_child(A, first + lo) - A->n_internal : 0;
     for (uint64_t i = lo; i < hi; i++) {
       const uint32_t S = k2_omp_block4(A, k2_view_sig(A, first + i), &q, true);
-      const uint64_t rc = k2_morton_unshuffle(A->frontier_codes[i]);  // row << 32 | column
+      const uint64_t rc = k2_morton_unshuffle(A->bottom_codes[i]);  // row << 32 | column
       b[i] = ((rc >> 32) << 40) | ((rc & UINT64_C(0xFFFFFFFF)) << 16) | S;
     }
   }
@@ -256,17 +256,17 @@ static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
   if (P->y_present != NULL) memset(P->y_present, 0, ny);
 }
 
-// k²+F: with the frontier cached, a task's nodes of the last internal level come straight from
+// k²+B: with the bottom codes cached, a task's nodes of the last internal level come straight from
 // their Morton codes (no descent through the levels above), in tiles of K2_OMP_TILE.
-static void k2_omp_frontier(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
+static void k2_omp_bottom(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
                             k2_omp_blocks_fn blocks, const uint64_t *decoded, k2_omp_scratch *sc,
                             uint64_t lo, uint64_t hi) {
   const uint32_t last = A->levels - 1, shift = A->side_log - last;
-  if (blocks != NULL) {  // the decoded frontier: no Morton decoding, no leaf gathering
+  if (blocks != NULL) {  // the decoded bottom level: no Morton decoding, no leaf gathering
     blocks(A, P, decoded + (lo - A->level_start[last]), hi - lo);
     return;
   }
-  const uint64_t *codes = A->frontier_codes - A->level_start[last];
+  const uint64_t *codes = A->bottom_codes - A->level_start[last];
   uint64_t *org = sc->origin[last];
   for (uint64_t p = lo; p < hi; p += K2_OMP_TILE) {
     const uint64_t n = hi - p < K2_OMP_TILE ? hi - p : K2_OMP_TILE;
@@ -321,9 +321,9 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   // Whatever can fail comes first, before y is written and before a team starts: a thread
   // cannot leave a parallel region early (the others would wait for it at the loop's barrier),
   // so the scratch of every thread is allocated here and the region holds nothing that fails.
-  // One thread and the frontier cached: ownership does not matter, so the whole last level is
+  // One thread and the bottom codes cached: ownership does not matter, so the whole last level is
   // one range, with no plan (a small tree has thousands of tasks of a few blocks each).
-  const bool one_range = want_threads == 1 && A->frontier_codes != NULL;
+  const bool one_range = want_threads == 1 && A->bottom_codes != NULL;
   // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
   const k2_omp_plan *plan = one_range ? NULL : cached;
   k2_omp_plan *own = NULL;
@@ -334,9 +334,9 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   }
   const int nthreads = one_range ? 1 : plan->nthreads;
   // per thread, a tile buffer for each level it expands: from the task level down (the
-  // descent), the last internal level alone (the frontier's codes), or none (decoded frontier);
+  // descent), the last internal level alone (the bottom codes), or none (decoded bottom level);
   // separate buffers of a tile each, small enough for the allocator's fast path
-  const uint32_t lvl0 = A->frontier_codes != NULL ? last : plan->task_level;
+  const uint32_t lvl0 = A->bottom_codes != NULL ? last : plan->task_level;
   const uint64_t nlev = blocks != NULL ? 0 : A->levels - lvl0, nbuf = (uint64_t)nthreads * nlev;
   uint64_t **scratch = NULL;
   if (nbuf > 0) {
@@ -361,7 +361,7 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     k2_omp_scratch sc;
     memset(&sc, 0, sizeof sc);
     if (scratch != NULL) sc.origin[last] = scratch[0];
-    k2_omp_frontier(A, P, leaf, blocks, decoded, &sc, A->level_start[last], A->level_start[last + 1]);
+    k2_omp_bottom(A, P, leaf, blocks, decoded, &sc, A->level_start[last], A->level_start[last + 1]);
     k2_omp_scratch_free(scratch, nbuf);
     return 0;
   }
@@ -383,8 +383,8 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
 #pragma omp for schedule(dynamic, 1)
     for (uint64_t c = 0; c < nc; c++) {
       for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
-        if (A->frontier_codes != NULL) {
-          k2_omp_frontier(A, P, leaf, blocks, decoded, &sc, tasks[k].f_lo, tasks[k].f_hi);
+        if (A->bottom_codes != NULL) {
+          k2_omp_bottom(A, P, leaf, blocks, decoded, &sc, tasks[k].f_lo, tasks[k].f_hi);
           continue;
         }
         sc.origin[task_level][0] = tasks[k].origin;

@@ -3,8 +3,8 @@
 //
 // The same source as k2_omp_product.c, compiled with -mavx2 -mbmi2 (CMakeLists.txt): BMI2's
 // pdep gathers a node's leaves in one instruction and its shifts free the expansion of flag
-// dependencies; AVX2 widens the decoding of the cached frontier's codes. k2_omp_product calls
-// k2_omp_product_avx2 when the CPU has both (cnr-2000, k²+F: 3.1 -> 2.0 ms on the development
+// dependencies; AVX2 widens the decoding of the cached bottom codes. k2_omp_product calls
+// k2_omp_product_avx2 when the CPU has both (cnr-2000, k²+B: 3.1 -> 2.0 ms on the development
 // machine). Elsewhere this file is empty.
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__BMI2__)
 #define K2_OMP_VARIANT

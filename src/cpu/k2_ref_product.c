@@ -3,7 +3,7 @@
 //
 // Written to be obviously correct, not fast, and independently of the OpenMP and CUDA engines:
 // it computes every node's first child by its own prefix sum over all signatures (no directory,
-// no top level, no frontier cache), descends the tree recursively, and folds each contribution
+// no top level, no bottom codes), descends the tree recursively, and folds each contribution
 // with scalar code that handles one value at a time in 64-bit integer or double precision,
 // rounding to the product's type after every operation (exactly what float arithmetic gives).
 #include <math.h>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A product starts at the top level (codes expanded on the host, resident with the matrix) or,
-// in the FRONTIER configuration, at the cached codes of the last internal level; in the ROWS
+// in the BOTTOM configuration, at the cached codes of the last internal level; in the ROWS
 // configuration the matrix is only its row-ordered 4x4 blocks (src/matrix/k2_rows.h) and a
 // product is one launch of k2_cuda_rows.cu (no plan, no scratch). Each matrix keeps its tile
 // plans (k2_cuda_plan.cuh: one per offsets source, rebuilt when the tile size or the fusion
@@ -133,7 +133,7 @@ struct DevMatrix {
   void *mem = nullptr;
   uint64_t mem_bytes = 0;
   const uint64_t *sig = nullptr, *leaves = nullptr, *dir = nullptr, *top = nullptr,
-                 *frontier = nullptr;
+                 *bottom = nullptr;
   // ROWS: the blocks of the last internal level (row, column, pattern), nothing else
   uint64_t n_blocks = 0;
   const uint32_t *brow = nullptr, *bcol = nullptr;
@@ -145,16 +145,16 @@ struct DevMatrix {
 };
 uint64_t g_plan_ids = 0;
 
-uint64_t frontier_count(const k2_view *A) {
+uint64_t bottom_count(const k2_view *A) {
   if (A->n_internal == 0) return 0;
   return A->level_start[A->levels] - A->level_start[A->levels - 1];
 }
 
-// Sizes of the resident copy: signatures, leaves, directory, top codes, frontier codes; in
+// Sizes of the resident copy: signatures, leaves, directory, top codes, bottom codes; in
 // ROWS the block rows, columns and patterns (parts 0..2).
 void matrix_parts(const k2_view *A, int config, uint64_t part[5]) {
   if (config == K2_CUDA_CONFIG_ROWS) {
-    const uint64_t n = frontier_count(A);
+    const uint64_t n = bottom_count(A);
     part[0] = align_up(n * 4);
     part[1] = align_up(n * 4);
     part[2] = align_up(n * 2);
@@ -165,7 +165,7 @@ void matrix_parts(const k2_view *A, int config, uint64_t part[5]) {
   part[1] = align_up(((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
   part[2] = align_up(A->dir_len * 8);
   part[3] = align_up(A->top_count * 8);
-  part[4] = config == K2_CUDA_CONFIG_FRONTIER ? align_up(frontier_count(A) * 8) : 0;
+  part[4] = config == K2_CUDA_CONFIG_BOTTOM ? align_up(bottom_count(A) * 8) : 0;
   if (A->n_internal == 0) part[0] = part[1] = part[2] = part[3] = part[4] = 0;
 }
 
@@ -198,14 +198,14 @@ bool view_ok(const k2_view *A) {
 // The row configuration's limits are the builder's (k2_rows.h); its message says which failed.
 int rows_check(const k2_view *A) { return k2_row_blocks_check(A) == 0 ? 0 : K2_DECLINED; }
 
-// AUTO: the settings' default configuration where the tree allows it, else FRONTIER when the
-// view caches its frontier codes (no expansion needed to upload them), else TREE.
+// AUTO: the settings' default configuration where the tree allows it, else BOTTOM when the
+// view caches its bottom codes (no expansion needed to upload them), else TREE.
 int resolve_config(const k2_view *A, int config) {
   if (config != K2_CUDA_CONFIG_AUTO) return config;
   const int d = g_settings.config;
-  if (d == K2_CUDA_CONFIG_TREE || d == K2_CUDA_CONFIG_FRONTIER) return d;
+  if (d == K2_CUDA_CONFIG_TREE || d == K2_CUDA_CONFIG_BOTTOM) return d;
   if (d == K2_CUDA_CONFIG_ROWS && k2_row_blocks_fit(A)) return d;
-  return A->frontier_codes != nullptr ? K2_CUDA_CONFIG_FRONTIER : K2_CUDA_CONFIG_TREE;
+  return A->bottom_codes != nullptr ? K2_CUDA_CONFIG_BOTTOM : K2_CUDA_CONFIG_TREE;
 }
 
 // Copy one resident array to the device, on the products' stream. Not cudaMemcpy: from pageable
@@ -243,17 +243,17 @@ int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   return 0;
 }
 
-// Copy the tree of A (and its frontier codes in FRONTIER) into m's allocation.
+// Copy the tree of A (and its bottom codes in BOTTOM) into m's allocation.
 int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   char *base = (char *)m->mem;
   m->sig = (const uint64_t *)base;
   m->leaves = (const uint64_t *)(base + part[0]);
   m->dir = (const uint64_t *)(base + part[0] + part[1]);
   m->top = (const uint64_t *)(base + part[0] + part[1] + part[2]);
-  m->frontier = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
-  uint64_t *f = nullptr;  // frontier codes expanded here when the view does not cache them
-  if (m->frontier != nullptr && A->frontier_codes == nullptr) {
-    int rc = k2_frontier_codes_expand(A, &f);
+  m->bottom = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
+  uint64_t *f = nullptr;  // bottom codes expanded here when the view does not cache them
+  if (m->bottom != nullptr && A->bottom_codes == nullptr) {
+    int rc = k2_bottom_codes_expand(A, &f);
     if (rc != 0) return rc;
   }
   cudaError_t ce = upload_copy(m->sig, A->sig, ((A->n_internal + 15) / 16) * 8);
@@ -261,8 +261,8 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
     ce = upload_copy(m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
   if (ce == cudaSuccess) ce = upload_copy(m->dir, A->dir, A->dir_len * 8);
   if (ce == cudaSuccess) ce = upload_copy(m->top, A->top_codes, A->top_count * 8);
-  if (ce == cudaSuccess && m->frontier != nullptr)
-    ce = upload_copy(m->frontier, f != nullptr ? f : A->frontier_codes, frontier_count(A) * 8);
+  if (ce == cudaSuccess && m->bottom != nullptr)
+    ce = upload_copy(m->bottom, f != nullptr ? f : A->bottom_codes, bottom_count(A) * 8);
   ce = upload_wait(ce);
   free(f);
   if (ce != cudaSuccess) return cuda_fail(ce, "copying the tree to the device");
@@ -394,7 +394,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
     t.dir = m->dir;
     t.dir_log = m->dir_log;
     t.codes = (st.src == -1 ? m->top
-               : st.src == -2 ? m->frontier
+               : st.src == -2 ? m->bottom
                               : (const uint64_t *)(scratch + plan->buf_off[st.src])) +
               st.code_off;
     t.node_begin = st.node_begin;

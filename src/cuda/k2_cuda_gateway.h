@@ -28,9 +28,9 @@ extern "C" {
 #include "engine/k2_kernels.h"
 
 // Device configuration of one matrix (K2_DeviceConfig in include/k2grb/device.h).
-#define K2_CUDA_CONFIG_AUTO (-1)  // FRONTIER if the view has frontier codes, else TREE
+#define K2_CUDA_CONFIG_AUTO (-1)  // BOTTOM if the view has bottom codes, else TREE
 #define K2_CUDA_CONFIG_TREE 0     // tree + directory + top codes; scratch per product
-#define K2_CUDA_CONFIG_FRONTIER 1 // also the Morton codes of the last internal level
+#define K2_CUDA_CONFIG_BOTTOM 1 // also the Morton codes of the last internal level
 #define K2_CUDA_CONFIG_ROWS 2     // the last internal level as 4x4 blocks in row order, alone
                                   // (src/matrix/k2_rows.h; 2x2 leaves only)
 
@@ -53,7 +53,7 @@ typedef struct {
                       // launches and less scratch (default true; false: one level per
                       // launch, for comparisons)
   int config;         // what an AUTO upload (lazy, or K2_Matrix_upload(A, AUTO)) becomes:
-                      // K2_CUDA_CONFIG_AUTO (default: FRONTIER if the view caches its frontier
+                      // K2_CUDA_CONFIG_AUTO (default: BOTTOM if the view caches its bottom codes
                       // codes, else TREE) or a configuration; ROWS falls back to the default
                       // rule for a tree it cannot hold (leaves other than 2x2)
 } k2_cuda_settings;
@@ -72,7 +72,7 @@ int k2_cuda_available(void);
 int k2_cuda_upload(const k2_view *A, int config, void **device);
 // Free a handle from k2_cuda_upload (NULL is fine).
 void k2_cuda_release(void *device);
-// Configuration of a resident handle (K2_CUDA_CONFIG_TREE / _FRONTIER / _ROWS).
+// Configuration of a resident handle (K2_CUDA_CONFIG_TREE / _BOTTOM / _ROWS).
 int k2_cuda_device_config(const void *device);
 // The configuration an upload of A in `config` gets: config itself, or for K2_CUDA_CONFIG_AUTO
 // the settings' default configuration (see k2_cuda_settings.config).
@@ -81,8 +81,8 @@ int k2_cuda_resolve_config(const k2_view *A, int config);
 // Exact device bytes of a product, by part. P supplies type, batch, left and which of
 // x_present / y_present / y_skip are non-NULL (the pointers are not read).
 typedef struct {
-  uint64_t matrix;   // resident copy of the tree (+ frontier codes in FRONTIER)
-  uint64_t scratch;  // frontier buffers of the tile plan, scan offsets and CUB temporary
+  uint64_t matrix;   // resident copy of the tree (+ bottom codes in BOTTOM)
+  uint64_t scratch;  // level buffers of the tile plan, scan offsets and CUB temporary
   uint64_t vectors;  // x, y and the presence / skip bytes
   uint64_t total;    // the sum
   uint64_t tiles;    // kernel launches of the traversal (tiles), for reports

@@ -184,7 +184,7 @@ int make_plan(const k2_view *A, int config, uint64_t M, bool scan, bool fuse, Pl
   plan->fuse = fuse && !scan;  // the scan gives offsets for one level only
   if (A->n_internal > 0 && config != K2_CUDA_CONFIG_ROWS) {  // ROWS: one launch, no scratch
     const uint32_t last = A->levels - 1;
-    if (config == K2_CUDA_CONFIG_FRONTIER) {
+    if (config == K2_CUDA_CONFIG_BOTTOM) {
       const uint64_t a = A->level_start[last], n = A->level_start[last + 1] - a;
       const uint64_t chunk = scan ? M : n;
       uint64_t fc = A->level_start[last + 1];
@@ -242,7 +242,7 @@ namespace {
 // arithmetic (expand_kernel, expand2_kernel: blocks of kBlock nodes, first children from the
 // directory), writing codes into buffers of the plan's sizes (each at most M codes); the leaf
 // steps record the codes they would visit. Returns a message, or NULL when each node of the
-// last internal level is reached exactly once with its Morton code (k2_frontier_codes_expand's).
+// last internal level is reached exactly once with its Morton code (k2_bottom_codes_expand's).
 const char *replay(const k2_view *A, const Plan &plan) {
   std::vector<std::vector<uint64_t>> buf(65);
   for (int d = 0; d < 65; d++) {
@@ -304,7 +304,7 @@ const char *replay(const k2_view *A, const Plan &plan) {
     }
   }
   uint64_t *want = nullptr;
-  if (k2_frontier_codes_expand(A, &want) != 0) return "no memory for the reference codes";
+  if (k2_bottom_codes_expand(A, &want) != 0) return "no memory for the reference codes";
   const char *bad = nullptr;
   for (uint64_t k = 0; k < count_last && bad == nullptr; k++) {
     if (seen[k] != 1) bad = "a node of the last internal level is visited other than once";

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A product starts at the top level (codes expanded on the host, resident with the matrix) or,
-// in the FRONTIER configuration, at the cached codes of the last internal level. The host plans
+// in the BOTTOM configuration, at the cached codes of the last internal level. The host plans
 // the tiles once per (matrix, tile size, offsets source, fusion): a level is cut into ranges
 // whose children (grandchildren, when two levels are expanded per step) fit in M codes, each
 // range descended to the leaves before the next (depth first), so one buffer of at most M codes
@@ -26,7 +26,7 @@ struct Step {
   uint32_t level;
   uint32_t span;        // expand: levels down (1, or 2 in a fused plan; the output is the
                         // buffer of level + span)
-  int src;              // -1: top codes, -2: frontier codes, >= 0: buffer of that level
+  int src;              // -1: top codes, -2: bottom codes, >= 0: buffer of that level
   uint64_t node_begin, n;
   uint64_t code_off;    // index of node_begin's code in its source
   uint64_t child_begin; // absolute first child of node_begin

@@ -8,9 +8,9 @@
 //     node, zero padding bits, the directory, nvals;
 //  2. a depth-first walk with one cursor per level (in a k²-tree the depth-first order visits
 //     each level in level order), which knows every node's block: nothing may lie in the
-//     padding beyond nrows/ncols, and the top-level and frontier Morton codes must match.
+//     padding beyond nrows/ncols, and the top-level and bottom Morton codes must match.
 // The caller guarantees that the arrays have the lengths implied by the counts (n_internal,
-// n_leaves, levels, dir_len, top_count, and the size of level levels-1 for the frontier).
+// n_leaves, levels, dir_len, top_count, and the size of level levels-1 for the bottom codes).
 #include <stdio.h>
 #include <string.h>
 
@@ -151,11 +151,11 @@ static GrB_Info walk_child(k2_walk *w, const k2_check_frame *f, unsigned b, uint
                   (unsigned long long)(child - ls[cl]),
                   (unsigned long long)t->top_codes[child - ls[cl]], (unsigned long long)child,
                   (unsigned long long)c->code);
-  if (cl + 1 == t->levels && t->frontier_codes != NULL &&
-      t->frontier_codes[child - ls[cl]] != c->code)
-    K2_CHECK_FAIL("frontier code %llu is %llu, node %llu has code %llu",
+  if (cl + 1 == t->levels && t->bottom_codes != NULL &&
+      t->bottom_codes[child - ls[cl]] != c->code)
+    K2_CHECK_FAIL("bottom code %llu is %llu, node %llu has code %llu",
                   (unsigned long long)(child - ls[cl]),
-                  (unsigned long long)t->frontier_codes[child - ls[cl]],
+                  (unsigned long long)t->bottom_codes[child - ls[cl]],
                   (unsigned long long)child, (unsigned long long)c->code);
   return GrB_SUCCESS;
 }
@@ -204,9 +204,9 @@ static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits) {
   w.cursor[0] = 1;
   if (t->top_level == 0 && t->top_codes[0] != 0)
     K2_CHECK_FAIL("top code 0 (the root) is %llu, not 0", (unsigned long long)t->top_codes[0]);
-  if (L == 1 && t->frontier_codes != NULL && t->frontier_codes[0] != 0)
-    K2_CHECK_FAIL("frontier code 0 (the root) is %llu, not 0",
-                  (unsigned long long)t->frontier_codes[0]);
+  if (L == 1 && t->bottom_codes != NULL && t->bottom_codes[0] != 0)
+    K2_CHECK_FAIL("bottom code 0 (the root) is %llu, not 0",
+                  (unsigned long long)t->bottom_codes[0]);
   k2_check_frame stack[66];  // stack[d] is a node of level d
   stack[0] = (k2_check_frame){0, 0, 0, sig_at(t->sig, 0), false};
   GrB_Info info;

@@ -15,7 +15,7 @@ void K2_Format_default(K2_Format *fmt) {
   fmt->leaf_log = 1;
   fmt->directory_log = 8;
   fmt->top_max_log = 16;
-  fmt->cache_frontier = false;
+  fmt->cache_bottom_codes = false;
 }
 
 static GrB_Info k2_format_check(const K2_Format *fmt) {
@@ -530,12 +530,12 @@ GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
   u->tree = (k2_tree_sig_words(t) + k2_tree_leaf_words(t) + (t->levels + 2)) * sizeof(uint64_t);
   u->directory = t->dir_len * sizeof(uint64_t);
   u->top = (t->top_codes ? t->top_count : 0) * sizeof(uint64_t);
-  u->frontier = t->frontier_codes && t->levels
+  u->bottom_codes = t->bottom_codes && t->levels
                     ? (t->level_start[t->levels] - t->level_start[t->levels - 1]) * sizeof(uint64_t)
                     : 0;
   u->pending = A->cap_pending * sizeof(k2_pending_edit);
   u->cache = k2_slots_bytes(A);
-  u->total = u->tree + u->directory + u->top + u->frontier + u->pending + u->cache + sizeof *A;
+  u->total = u->tree + u->directory + u->top + u->bottom_codes + u->pending + u->cache + sizeof *A;
   u->levels = t->levels;
   u->leaf_log = t->leaf_log;
   u->internal_nodes = t->n_internal;

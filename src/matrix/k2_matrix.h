@@ -32,7 +32,7 @@ typedef struct {
   uint32_t top_level;
   uint64_t top_count;
   uint64_t *top_codes;
-  uint64_t *frontier_codes; // NULL unless cached
+  uint64_t *bottom_codes; // NULL unless cached
   bool borrowed;            // arrays point into `map` and must not be freed one by one
   void *map;                // the loaded image, munmap'd at the end: a private copy or the
                             // mapped file when it cannot change (or NULL)
@@ -73,13 +73,13 @@ uint64_t k2_tree_leaf_words(const k2_tree *t);
 void k2_tree_clear(k2_tree *t);
 // Padded side exponent for a shape and leaf size: at least leaf_log + 1 (one internal level).
 uint32_t k2_tree_side_log(uint64_t nrows, uint64_t ncols, uint32_t leaf_log);
-// Directory, top level and (optionally) frontier from sig/leaves/level_start. Allocates.
-GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool frontier);
+// Directory, top level and (optionally) the bottom codes from sig/leaves/level_start. Allocates.
+GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool bottom_codes);
 // Morton codes of every node of level `last` (levels: the leaves), in level order, computed in
 // parallel level by level. *codes_out is malloc'd (at least one slot).
 GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out);
 // The same from the codes of level `from` (in level order) down to level `last` >= from: the
-// frontier of a view that has only its top codes.
+// bottom codes of a view that has only its top codes.
 GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint32_t from,
                          const uint64_t *from_codes, uint32_t last, uint64_t **codes_out);
 // A view for the engines.

@@ -9,7 +9,7 @@
 #include "util/k2_sort.h"
 
 // Cells in Morton order as (col << 32 | row) keys: the row is the sort key of row-major order,
-// the column rides along. In parallel: the codes of the last internal level (the cached frontier when there is one), then
+// the column rides along. In parallel: the codes of the last internal level (the cached bottom codes when there are some), then
 // contiguous ranges of its nodes, each writing the cells of its nodes' leaves after those of
 // the ranges before it (a count pass, a prefix sum, the writes).
 static GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys) {
@@ -18,7 +18,7 @@ static GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys) {
   k2_tree_view(&v, t, 1.0);
   const uint32_t last = v.levels - 1;
   uint64_t *own = NULL;
-  const uint64_t *codes = t->frontier_codes;
+  const uint64_t *codes = t->bottom_codes;
   if (codes == NULL) {
     GrB_Info info = k2_tree_expand_codes(t, last, &own);
     if (info != GrB_SUCCESS) return info;

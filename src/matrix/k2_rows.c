@@ -38,7 +38,7 @@ static uint16_t k2_rows_pattern(const k2_view *A, uint64_t p, uint64_t *q) {
   return (uint16_t)pat;
 }
 
-int k2_frontier_codes_expand(const k2_view *A, uint64_t **codes) {
+int k2_bottom_codes_expand(const k2_view *A, uint64_t **codes) {
   *codes = NULL;
   if (A->n_internal == 0) return 0;
   return (int)k2_codes_expand(A->sig, A->level_start, A->top_level, A->top_codes, A->levels - 1,
@@ -73,10 +73,10 @@ int k2_row_blocks_build(const k2_view *A, k2_row_blocks *out) {
   // block coordinates have side_log - 2 bits each (<= 30); a lone root block has none, but the
   // sort needs a digit
   const uint32_t row_bits = A->side_log > 2 ? A->side_log - 2 : 1;
-  const uint64_t *codes = A->frontier_codes;
+  const uint64_t *codes = A->bottom_codes;
   uint64_t *own_codes = NULL;
   if (codes == NULL) {
-    rc = k2_frontier_codes_expand(A, &own_codes);
+    rc = k2_bottom_codes_expand(A, &own_codes);
     if (rc != 0) return rc;
     codes = own_codes;
   }

@@ -26,7 +26,7 @@ typedef struct {
   uint16_t *pattern;  // the 16 cells: bit 4*i + j = cell (4*row + i, 4*col + j); never 0
 } k2_row_blocks;
 
-// Blocks of the tree of A, from its cached frontier codes or (without them) its top codes.
+// Blocks of the tree of A, from its cached bottom codes or (without them) its top codes.
 // Returns 0, or a GrB_Info code as int with a message recorded: GrB_NOT_IMPLEMENTED (-8) for
 // leaves other than 2x2 or 2^32 blocks or more, GrB_OUT_OF_MEMORY (-102). An empty tree gives
 // count 0 and NULL arrays. Parallel (OpenMP); the result does not depend on the thread count.
@@ -40,7 +40,7 @@ void k2_row_blocks_free(k2_row_blocks *b);
 // Morton codes of the last internal level of A, expanded (in parallel) from its top codes, in
 // level order, into a malloc'd array the caller frees; *codes is NULL for an empty tree. For
 // uploads of views that do not cache them. Returns 0 or GrB_OUT_OF_MEMORY (-102) as int.
-int k2_frontier_codes_expand(const k2_view *A, uint64_t **codes);
+int k2_bottom_codes_expand(const k2_view *A, uint64_t **codes);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
 //
 // A .k2 image is a 320-byte header followed by six 64-byte aligned sections holding the tree
 // arrays exactly as they lie in memory (little-endian 64-bit words). Storing the derived arrays
-// (directory, top codes, frontier) too lets K2_Matrix_load use the image in place: the arrays of
+// (directory, top codes, bottom codes) too lets K2_Matrix_load use the image in place: the arrays of
 // the loaded tree point into one block holding the file (tree.borrowed): a private copy, or the
 // file itself mapped when it cannot change (see K2_Matrix_load). Nothing is trusted before
 // it is checked: header checksum, sizes against each other and against the file length (with
@@ -40,7 +40,7 @@
 #define K2F_HEADER_BYTES 320
 #define K2F_ALIGN 64
 #define K2F_NSECT 6
-#define K2F_FLAG_FRONTIER UINT32_C(1)
+#define K2F_FLAG_BOTTOM UINT32_C(1)
 
 // header field offsets
 enum {
@@ -55,9 +55,9 @@ enum {
 };
 #define K2F_ENTRY_BYTES 24
 
-enum { SEC_SIG, SEC_LEAVES, SEC_LEVEL_START, SEC_DIR, SEC_TOP, SEC_FRONTIER };
+enum { SEC_SIG, SEC_LEAVES, SEC_LEVEL_START, SEC_DIR, SEC_TOP, SEC_BOTTOM };
 static const char *const k2f_section_name[K2F_NSECT] = {
-    "sig", "leaves", "level_start", "dir", "top_codes", "frontier_codes"};
+    "sig", "leaves", "level_start", "dir", "top_codes", "bottom_codes"};
 
 typedef struct {
   uint64_t offset, bytes, sum;
@@ -90,17 +90,17 @@ typedef struct {
 
 static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   const k2_tree *t = &A->tree;
-  // the format's flag, not the pointer: an empty tree caches an empty frontier (NULL)
-  const bool has_frontier = A->fmt.cache_frontier;
-  uint64_t frontier_count = 0;
-  if (has_frontier && t->n_internal > 0)
-    frontier_count = t->level_start[t->levels] - t->level_start[t->levels - 1];
+  // the format's flag, not the pointer: an empty tree caches empty bottom codes (NULL)
+  const bool has_bottom_codes = A->fmt.cache_bottom_codes;
+  uint64_t bottom_count = 0;
+  if (has_bottom_codes && t->n_internal > 0)
+    bottom_count = t->level_start[t->levels] - t->level_start[t->levels - 1];
   // an in-memory tree is valid, so these products fit; the words counts come from the core
   uint64_t bytes[K2F_NSECT] = {
       k2_tree_sig_words(t) * 8, k2_tree_leaf_words(t) * 8, ((uint64_t)t->levels + 2) * 8,
-      t->dir_len * 8, t->top_count * 8, frontier_count * 8};
+      t->dir_len * 8, t->top_count * 8, bottom_count * 8};
   const void *data[K2F_NSECT] = {t->sig, t->leaves, t->level_start,
-                                 t->dir, t->top_codes, t->frontier_codes};
+                                 t->dir, t->top_codes, t->bottom_codes};
   uint64_t pos = K2F_HEADER_BYTES;
   for (int s = 0; s < K2F_NSECT; s++) {
     im->data[s] = data[s];
@@ -119,7 +119,7 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   put32(h, OFF_VERSION, K2F_VERSION);
   put32(h, OFF_ENDIAN, K2F_ENDIAN);
   put32(h, OFF_HEADER_BYTES, K2F_HEADER_BYTES);
-  put32(h, OFF_FLAGS, has_frontier ? K2F_FLAG_FRONTIER : 0);
+  put32(h, OFF_FLAGS, has_bottom_codes ? K2F_FLAG_BOTTOM : 0);
   put64(h, OFF_FILE_BYTES, im->file_bytes);
   put64(h, OFF_NROWS, t->nrows);
   put64(h, OFF_NCOLS, t->ncols);
@@ -212,7 +212,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         len < file_bytes ? "truncated" : "trailing bytes", (unsigned long long)file_bytes,
         (unsigned long long)len);
   uint32_t flags = get32(h, OFF_FLAGS);
-  if (flags & ~K2F_FLAG_FRONTIER) BAD("unknown flags 0x%x at offset %d", name, flags, OFF_FLAGS);
+  if (flags & ~K2F_FLAG_BOTTOM) BAD("unknown flags 0x%x at offset %d", name, flags, OFF_FLAGS);
   if (get32(h, OFF_NSECT) != K2F_NSECT)
     BAD("%u sections at offset %d, version 1 has %d", name, get32(h, OFF_NSECT), OFF_NSECT,
         K2F_NSECT);
@@ -260,7 +260,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
     BAD("nvals %llu at offset %d exceeds %llu x %llu", name, (unsigned long long)t->nvals,
         OFF_NVALS, (unsigned long long)t->nrows, (unsigned long long)t->ncols);
 
-  // expected section sizes (the frontier's depends on level_start, checked once it is read)
+  // expected section sizes (the bottom codes' depends on level_start, checked once it is read)
   const uint64_t leaf_bits = UINT64_C(1) << (2 * t->leaf_log);
   uint64_t expect[K2F_NSECT], leaf_total_bits;
   bool ovf = false;
@@ -285,9 +285,9 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
     if (sec[s].offset != align_up(pos))
       BAD("section %s starts at %llu (table entry at offset %zu), expected %llu", name, sn,
           (unsigned long long)sec[s].offset, e, (unsigned long long)align_up(pos));
-    if (s == SEC_FRONTIER) {
-      if (!(flags & K2F_FLAG_FRONTIER) && sec[s].bytes != 0)
-        BAD("section %s has %llu bytes but the frontier flag is off", name, sn,
+    if (s == SEC_BOTTOM) {
+      if (!(flags & K2F_FLAG_BOTTOM) && sec[s].bytes != 0)
+        BAD("section %s has %llu bytes but the bottom-codes flag is off", name, sn,
             (unsigned long long)sec[s].bytes);
       if (sec[s].bytes % 8 != 0)
         BAD("section %s has %llu bytes, not a multiple of 8", name, sn,
@@ -311,20 +311,20 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   }
   if (pos != len) BAD("%llu bytes after the last section", name, (unsigned long long)(len - pos));
 
-  // the frontier holds one code per node of level levels-1
+  // the bottom codes hold one code per node of level levels-1
   {
     const uint8_t *lsb = base + sec[SEC_LEVEL_START].offset;
     uint64_t a = get64(lsb, 8 * (size_t)(t->levels - 1)), b = get64(lsb, 8 * (size_t)t->levels);
     uint64_t count = b >= a ? b - a : UINT64_MAX;
-    if ((flags & K2F_FLAG_FRONTIER) && sec[SEC_FRONTIER].bytes / 8 != count)
-      BAD("section frontier_codes has %llu codes, level %u has %llu nodes", name,
-          (unsigned long long)(sec[SEC_FRONTIER].bytes / 8), t->levels - 1,
+    if ((flags & K2F_FLAG_BOTTOM) && sec[SEC_BOTTOM].bytes / 8 != count)
+      BAD("section bottom_codes has %llu codes, level %u has %llu nodes", name,
+          (unsigned long long)(sec[SEC_BOTTOM].bytes / 8), t->levels - 1,
           (unsigned long long)count);
   }
 
   // the arrays: in place, or copies
   uint64_t **dst[K2F_NSECT] = {&t->sig, &t->leaves, &t->level_start,
-                               &t->dir, &t->top_codes, &t->frontier_codes};
+                               &t->dir, &t->top_codes, &t->bottom_codes};
   for (int s = 0; s < K2F_NSECT; s++) {
     // empty arrays are NULL, as k2_tree_derive leaves them
     if (sec[s].bytes == 0) continue;
@@ -373,7 +373,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   fmt->leaf_log = t->leaf_log;
   fmt->directory_log = t->dir_log;
   fmt->top_max_log = top_max_log;
-  fmt->cache_frontier = (flags & K2F_FLAG_FRONTIER) != 0;
+  fmt->cache_bottom_codes = (flags & K2F_FLAG_BOTTOM) != 0;
   return GrB_SUCCESS;
 #undef BAD
 }

@@ -1,4 +1,4 @@
-// k2_tree.c: the tree arrays: sizes, derived parts (directory, top level, frontier), views.
+// k2_tree.c: the tree arrays: sizes, derived parts (directory, top level, bottom codes), views.
 // SPDX-License-Identifier: Apache-2.0
 #include <omp.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ void k2_tree_clear(k2_tree *t) {
     free(t->level_start);
     free(t->dir);
     free(t->top_codes);
-    free(t->frontier_codes);
+    free(t->bottom_codes);
   }
   uint64_t nrows = t->nrows, ncols = t->ncols;
   uint32_t leaf_log = t->leaf_log, side_log = t->side_log, levels = t->levels;
@@ -119,7 +119,7 @@ GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint3
     next = swap;
   }
   free(next);
-  // the kept level may be narrower than the widest one (the cached frontier lives on)
+  // the kept level may be narrower than the widest one (the cached bottom codes lives on)
   const uint64_t kept = level_start[last + 1] - level_start[last];
   if (kept < widest) {
     uint64_t *fit = realloc(cur, (kept ? kept : 1) * sizeof(uint64_t));
@@ -129,13 +129,13 @@ GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint3
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool frontier) {
+GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool bottom_codes) {
   GrB_Info info = k2_tree_build_directory(t, dir_log);
   if (info != GrB_SUCCESS) return info;
   t->top_level = 0;
   t->top_count = 0;
   t->top_codes = NULL;
-  t->frontier_codes = NULL;
+  t->bottom_codes = NULL;
   if (t->n_internal == 0) return GrB_SUCCESS;
   uint32_t top = 0;
   for (uint32_t lvl = 0; lvl < t->levels; lvl++)
@@ -144,7 +144,7 @@ GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool
   t->top_level = top;
   t->top_count = t->level_start[top + 1] - t->level_start[top];
   info = k2_tree_expand_codes(t, top, &t->top_codes);
-  if (info == GrB_SUCCESS && frontier) info = k2_tree_expand_codes(t, t->levels - 1, &t->frontier_codes);
+  if (info == GrB_SUCCESS && bottom_codes) info = k2_tree_expand_codes(t, t->levels - 1, &t->bottom_codes);
   if (info != GrB_SUCCESS) {
     free(t->dir);
     free(t->top_codes);
@@ -172,7 +172,7 @@ void k2_tree_view(k2_view *v, const k2_tree *t, double weight) {
   v->top_level = t->top_level;
   v->top_count = t->top_count;
   v->top_codes = t->top_codes;
-  v->frontier_codes = t->frontier_codes;
+  v->bottom_codes = t->bottom_codes;
   v->weight = weight;
 }
 
@@ -198,8 +198,8 @@ GrB_Info k2_tree_copy(k2_tree *dst, const k2_tree *src) {
   c.level_start = k2_dup_words(src->level_start, src->level_start ? src->levels + 2 : 0, &ok);
   c.dir = k2_dup_words(src->dir, src->dir_len, &ok);
   c.top_codes = k2_dup_words(src->top_codes, src->top_codes ? src->top_count : 0, &ok);
-  c.frontier_codes = k2_dup_words(src->frontier_codes,
-                                  src->frontier_codes && src->levels
+  c.bottom_codes = k2_dup_words(src->bottom_codes,
+                                  src->bottom_codes && src->levels
                                       ? src->level_start[src->levels] - src->level_start[src->levels - 1]
                                       : 0,
                                   &ok);

@@ -23,7 +23,7 @@
 //  * dir[k] = first_child(k * 2^dir_log): the sampled directory of child offsets.
 //  * top_codes: Morton codes of the nodes of level top_level (the deepest with at most 2^16
 //    nodes), in level order; a code at level t has 2t bits (row bit above column bit per level).
-//  * frontier_codes: optional Morton codes of level levels-1 (NULL when not cached).
+//  * bottom_codes: optional Morton codes of level levels-1 (NULL when not cached).
 // An empty matrix has no nodes at all (level_start all zero).
 #ifndef K2_VIEW_H
 #define K2_VIEW_H
@@ -50,7 +50,7 @@ typedef struct {
   uint32_t top_level;             // level of top_codes
   uint64_t top_count;             // nodes in the top level
   const uint64_t *top_codes;
-  const uint64_t *frontier_codes; // codes of level levels-1, or NULL
+  const uint64_t *bottom_codes; // codes of level levels-1, or NULL
   double weight;                  // the edge weight (iso value)
 } k2_view;
 

@@ -98,10 +98,10 @@ static void test_threads(void **state) {
       J[ne] = k2_rng_below(&rng, NN);
       B[ne++] = true;
     }
-  // frontier cached: the threads' first plus product also races to build the decoded frontier
+  // bottom codes cached: the threads' first plus product also races to build the decoded bottom level
   K2_Format fmt;
   K2_Format_default(&fmt);
-  fmt.cache_frontier = true;
+  fmt.cache_bottom_codes = true;
   K2_ASSERT_OK(K2_Matrix_new_format(&A, NN, NN, &fmt));
   K2_ASSERT_OK(K2_Matrix_build(A, I, J, ne));
   K2_ASSERT_OK(GrB_Matrix_new(&G, GrB_BOOL, NN, NN));

@@ -606,10 +606,10 @@ static int run_case(uint64_t seed, stats *st, bool verbose) {
   double weights[] = {1, 1, 1, 1, 2, 0.5, 0, -1, 3};
   double weight = weights[k2_rng_below(r, 9)];
   K2_Matrix A = NULL;
-  // half the matrices keep their frontier: the OpenMP engine then reads its decoded blocks
+  // half the matrices keep their bottom codes: the OpenMP engine then reads its decoded blocks
   K2_Format fmt;
   K2_Format_default(&fmt);
-  fmt.cache_frontier = k2_rng_below(r, 2);
+  fmt.cache_bottom_codes = k2_rng_below(r, 2);
   K2_ASSERT_OK(K2_Matrix_new_format(&A, nr, nc, &fmt));
   K2_ASSERT_OK(K2_Matrix_build(A, cm.I, cm.J, ne));
   K2_ASSERT_OK(K2_Matrix_setEdgeWeight(A, weight));

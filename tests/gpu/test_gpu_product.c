@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Every native (type, monoid, multiply), right and left, batches of 1..256 vectors, the three
-// device configurations (tree only, cached frontier, row blocks), both offset sources, tiny tiles (many launches), all three leaf sizes, sparse
+// device configurations (tree only, cached bottom codes, row blocks), both offset sources, tiny tiles (many launches), all three leaf sizes, sparse
 // x / y presence / masks, on random matrices and on every real graph of the data folder
 // (tests/support/k2_real_graphs.c; skipped where absent). Values are dyadic (k/64) so that floating-point sums are
 // exact in any order and every comparison is bit-exact; one test checks non-dyadic FP32 sums
@@ -250,7 +250,7 @@ static void test_all_semirings(void **state) {
   set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
   k2_rng rng = {77};
   const uint32_t batches[] = {1, 4};
-  // the traversal kernels and the row-block kernels (the cached frontier shares the former)
+  // the traversal kernels and the row-block kernels (the cached bottom codes shares the former)
   for (int config = 0; config <= K2_CUDA_CONFIG_ROWS; config += K2_CUDA_CONFIG_ROWS) {
   gmat_upload(&g, config);
   for (int t = 0; t < K2_T_COUNT; t++)
@@ -292,7 +292,7 @@ static void test_configurations(void **state) {
       fmt.leaf_log = leaf_log;
       fmt.top_max_log = top ? 16 : 2;  // 2: start 4 nodes wide, expand on the device
       fmt.directory_log = top ? 8 : 4;
-      fmt.cache_frontier = top == 0;
+      fmt.cache_bottom_codes = top == 0;
       gmat g;
       gmat_make(&g, &L, &fmt);
       for (int config = 0; config <= K2_CUDA_CONFIG_ROWS; config++) {
@@ -313,7 +313,7 @@ static void test_configurations(void **state) {
             if (g_quick && ti == 0) continue;  // M = 16: thousands of launches
             // row blocks have no tiles and no offsets: one setting suffices
             if (config == K2_CUDA_CONFIG_ROWS && (off != 1 || ti != 2)) continue;
-            // fusion is a tree-only plan's (the frontier starts at the last level)
+            // fusion is a tree-only plan's (the bottom codes start at the last level)
             if (off == 3 && config != K2_CUDA_CONFIG_TREE) continue;
             set_device(tiles[ti], off == 3 ? K2_CUDA_OFFSETS_DIRECTORY : off);
             set_fuse(off != 3);
@@ -580,10 +580,10 @@ static void test_no_leaks(void **state) {
     k2_coo_list L;
     random_list(&L, 1000 + round, 900, 8000, 40 + round);
     K2_Matrix A = k2_test_matrix(&L, NULL);
-    K2_ASSERT_OK(K2_Matrix_upload(A, round == 1 ? K2_DEVICE_FRONTIER : K2_DEVICE_TREE_ONLY));
+    K2_ASSERT_OK(K2_Matrix_upload(A, round == 1 ? K2_DEVICE_BOTTOM : K2_DEVICE_TREE_ONLY));
     assert_true(k2_cuda_live_allocations() > live0);
     // re-upload in other configs (round 2 ends on the row blocks)
-    K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_FRONTIER));
+    K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_BOTTOM));
     if (round == 2) K2_ASSERT_OK(K2_Matrix_upload(A, K2_DEVICE_ROWS));
     k2_view v;
     K2_ASSERT_OK(k2_matrix_wait(A));
@@ -752,7 +752,7 @@ static void test_real_graphs(void **state) {
 
 // The default configuration of AUTO uploads (K2_Device_setConfig): a K2_mxv through the bridge,
 // CUDA engine in strict mode, uploads the matrix lazily as row blocks and gives the row counts;
-// a tree with 4x4 leaves falls back to the AUTO rule (its cached frontier); bad values are
+// a tree with 4x4 leaves falls back to the AUTO rule (its cached bottom codes); bad values are
 // refused and leave the setting as it was.
 static void test_default_config(void **state) {
   (void)state;
@@ -780,7 +780,7 @@ static void test_default_config(void **state) {
     K2_Format fmt;
     K2_Format_default(&fmt);
     fmt.leaf_log = leaf_log;
-    fmt.cache_frontier = true;
+    fmt.cache_bottom_codes = true;
     K2_Matrix A = k2_test_matrix(&L, &fmt);
     GrB_Vector u = NULL, w = NULL;
     K2_ASSERT_OK(GrB_Vector_new(&u, GrB_FP32, L.ncols));
@@ -790,7 +790,7 @@ static void test_default_config(void **state) {
     K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, A, u, NULL));
     assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
     assert_non_null(k2_slot_get(A, K2_SLOT_CUDA));
-    const int want = leaf_log == 1 ? K2_CUDA_CONFIG_ROWS : K2_CUDA_CONFIG_FRONTIER;
+    const int want = leaf_log == 1 ? K2_CUDA_CONFIG_ROWS : K2_CUDA_CONFIG_BOTTOM;
     assert_int_equal(k2_cuda_device_config(k2_slot_get(A, K2_SLOT_CUDA)), want);
     // deviceBytes with AUTO describes the resident copy; an explicit AUTO upload keeps it
     K2_DeviceBytes auto_b, want_b;

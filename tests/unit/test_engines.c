@@ -4,7 +4,7 @@
 // Dense products of the reference and OpenMP engines (right, left, batched; plus-times FP32 and
 // FP64, lor-land, min-plus FP64 and INT64) against GrB_mxv / GrB_vxm on a GrB_Matrix holding the
 // same pattern, on random matrices and on the real graphs of the data folder, each also with its
-// frontier cached (the OpenMP engine's k²+F path). x holds small
+// bottom codes cached (the OpenMP engine's k²+B path). x holds small
 // multiples of 1/8, so every sum is exact in FP32 and FP64 whatever the order: all comparisons
 // are exact. One more FP32 run with arbitrary x checks the 1e-6 relative tolerance.
 #include <math.h>
@@ -181,10 +181,10 @@ static void test_random_matrices(void **state) {
     char name[64];
     snprintf(name, sizeof name, "random %llux%llu", (unsigned long long)L.nrows, (unsigned long long)L.ncols);
     check_all(A, G, name, true);
-    // the same matrix with its frontier cached: the OpenMP engine then starts from the codes
+    // the same matrix with its bottom codes cached: the OpenMP engine then starts from the codes
     K2_Format fmt;
     K2_Format_default(&fmt);
-    fmt.cache_frontier = true;
+    fmt.cache_bottom_codes = true;
     K2_Matrix Af = k2_test_matrix(&L, &fmt);
     snprintf(name, sizeof name, "random %llux%llu, k2+F", (unsigned long long)L.nrows, (unsigned long long)L.ncols);
     check_all(Af, G, name, false);
@@ -257,10 +257,10 @@ static void test_real_graphs(void **state) {
     K2_ASSERT_OK(K2_Matrix_build_32(A, E.I, E.J, E.nvals));
     GrB_Matrix G = grb_of(E.I, E.J, E.nvals, E.nrows, E.ncols);
     check_all(A, G, graphs[g], E.nvals < 200000);
-    // with the frontier cached (k²+F)
+    // with the bottom codes cached (k²+B)
     K2_Format fmt;
     K2_Format_default(&fmt);
-    fmt.cache_frontier = true;
+    fmt.cache_bottom_codes = true;
     K2_Matrix Af = NULL;
     K2_ASSERT_OK(K2_Matrix_new_format(&Af, E.nrows, E.ncols, &fmt));
     K2_ASSERT_OK(K2_Matrix_build_32(Af, E.I, E.J, E.nvals));

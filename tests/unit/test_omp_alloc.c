@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // With 2 and 4 OpenMP threads, a failed allocation of a worker thread or of the calling thread
-// during a dense product (right, left, batched; plain tree, k²+F with Morton codes, k²+F with the
-// decoded frontier; a small tree on one thread), in strict mode and not, must end the call:
+// during a dense product (right, left, batched; plain tree, k²+B with Morton codes, k²+B with the
+// decoded bottom level; a small tree on one thread), in strict mode and not, must end the call:
 // GrB_OUT_OF_MEMORY with a message and y untouched (always where the scratch failed), or a
 // correct y (where a cache of the matrix failed, which the product can do without); and the
 // next product is correct (compared with the reference engine). A sweep fails each allocation
@@ -72,12 +72,12 @@ static void in_child(const char *what, int (*fn)(const void *), const void *arg)
 typedef struct {
   const char *name;
   bool small;     // a tree small enough for one thread (below the engine's threshold)
-  bool frontier;  // k²+F: the Morton codes of the last internal level cached
+  bool bottom_codes;  // k²+B: the Morton codes of the last internal level cached
   bool left;
   uint32_t batch;
   K2_DenseSemiring sr;  // plus-times or min-plus
   bool fp32;            // GrB_FP32, else GrB_FP64
-  bool scratch;         // the warm product allocates scratch (false: the decoded frontier)
+  bool scratch;         // the warm product allocates scratch (false: the decoded bottom level)
 } pcase;
 
 static const pcase cases[] = {
@@ -110,7 +110,7 @@ static int make_matrix(K2_Matrix *A, const pcase *c) {
   }
   K2_Format fmt;
   K2_Format_default(&fmt);
-  fmt.cache_frontier = c->frontier;
+  fmt.cache_bottom_codes = c->bottom_codes;
   GrB_Info info = K2_Matrix_new_format(A, n, n, &fmt);
   if (info == GrB_SUCCESS) info = K2_Matrix_build_32(*A, I, J, nv);
   free(I);
@@ -218,7 +218,7 @@ static int child_inject(const void *argp) {
     for (int strict = 1; strict >= 0; strict--) {
       CHECK(K2_set_strict(strict) == GrB_SUCCESS, "strict mode");
       GrB_Info info;
-      // warm: the matrix's plan and decoded frontier are cached, what is left is the scratch
+      // warm: the matrix's plan and decoded bottom level are cached, what is left is the scratch
       if (run_checked(&t, c, false, &info, "before the injection") != 0) return 1;
       if (a->worker) k2_alloc_fail_other_thread();
       else k2_alloc_fail_nth(1);
@@ -276,7 +276,7 @@ typedef struct {
   size_t ci;
 } sweep_arg;
 
-// The first product on a copy of the matrix (a copy has no cached plan or decoded frontier),
+// The first product on a copy of the matrix (a copy has no cached plan or decoded bottom level),
 // with allocation n failing (0: none, counting them), checked; then a product with nothing
 // failing. *fired: the failures injected.
 static int first_product(ctx *t, const pcase *c, uint64_t n, uint64_t *fired, const char *when) {
@@ -305,7 +305,7 @@ static int child_sweep(const void *argp) {
   if (child_start(a->threads, true) != 0) return 1;
   ctx t;
   if (ctx_new(&t, c) != 0) return 1;
-  // how many allocations the first product makes (plan, decoded frontier, scratch)
+  // how many allocations the first product makes (plan, decoded bottom level, scratch)
   uint64_t fired;
   if (first_product(&t, c, 0, &fired, "counting") != 0) return 1;
   const uint64_t total = k2_alloc_count();

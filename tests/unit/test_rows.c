@@ -82,8 +82,8 @@ static void test_random_shapes(void **state) {
       k2_coo_random(&L, shapes[s][0], shapes[s][1], shapes[s][2], &rng);
       K2_Format fmt;
       K2_Format_default(&fmt);
-      // with the frontier cached, from the top codes of a narrow top, from the default top
-      fmt.cache_frontier = variant == 0;
+      // with the bottom codes cached, from the top codes of a narrow top, from the default top
+      fmt.cache_bottom_codes = variant == 0;
       fmt.top_max_log = variant == 1 ? 2 : fmt.top_max_log;
       char what[96];
       snprintf(what, sizeof what, "%llux%llu, %llu pairs, variant %d",
@@ -109,8 +109,8 @@ static void test_skewed_rows(void **state) {
   K2_Format fmt;
   K2_Format_default(&fmt);
   check_blocks(&L, &fmt, "skewed");
-  fmt.cache_frontier = true;
-  check_blocks(&L, &fmt, "skewed, frontier cached");
+  fmt.cache_bottom_codes = true;
+  check_blocks(&L, &fmt, "skewed, bottom codes cached");
   k2_coo_free(&L);
 }
 

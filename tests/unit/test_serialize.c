@@ -43,7 +43,7 @@
 #define H_SUM 312
 #define H_BYTES 320
 #define NSECT 6
-enum { S_SIG, S_LEAVES, S_LEVEL_START, S_DIR, S_TOP, S_FRONTIER };
+enum { S_SIG, S_LEAVES, S_LEVEL_START, S_DIR, S_TOP, S_BOTTOM };
 
 static uint64_t rd64(const uint8_t *b, size_t off) {
   uint64_t v;
@@ -139,7 +139,7 @@ static void assert_same_usage(K2_Matrix A, K2_Matrix B) {
   assert_int_equal(a.tree, b.tree);
   assert_int_equal(a.directory, b.directory);
   assert_int_equal(a.top, b.top);
-  assert_int_equal(a.frontier, b.frontier);
+  assert_int_equal(a.bottom_codes, b.bottom_codes);
   assert_int_equal(a.levels, b.levels);
   assert_int_equal(a.leaf_log, b.leaf_log);
   assert_int_equal(a.internal_nodes, b.internal_nodes);
@@ -218,7 +218,7 @@ static void roundtrip(uint64_t nrows, uint64_t ncols, uint64_t nnz, const K2_For
   assert_int_equal(rd64(blob, H_FILE_BYTES), size);
   assert_int_equal(rd64(blob, H_NROWS), nrows);
   assert_int_equal(rd64(blob, H_NCOLS), ncols);
-  assert_int_equal(rd32(blob, H_FLAGS), fmt->cache_frontier ? 1 : 0);
+  assert_int_equal(rd32(blob, H_FLAGS), fmt->cache_bottom_codes ? 1 : 0);
   for (int s = 0; s < NSECT; s++) assert_int_equal(sec_off(blob, s) % 64, 0);
 
   // in memory
@@ -270,11 +270,11 @@ static void test_roundtrip_shapes(void **state) {
   uint64_t seed = 1;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
-      for (int frontier = 0; frontier <= 1; frontier++) {
+      for (int bottom = 0; bottom <= 1; bottom++) {
         K2_Format fmt;
         K2_Format_default(&fmt);
         fmt.leaf_log = leaf_log;
-        fmt.cache_frontier = frontier;
+        fmt.cache_bottom_codes = bottom;
         roundtrip(shapes[s].nrows, shapes[s].ncols, shapes[s].nnz, &fmt, seed++);
       }
     }
@@ -288,7 +288,7 @@ static void test_roundtrip_options(void **state) {
   K2_Format_default(&fmt);
   fmt.directory_log = 4;
   fmt.top_max_log = 2;
-  fmt.cache_frontier = true;
+  fmt.cache_bottom_codes = true;
   roundtrip(3000, 2000, 10000, &fmt, 77);
   fmt.directory_log = 30;
   fmt.top_max_log = 30;
@@ -467,14 +467,14 @@ static void test_sealed_file_in_place(void **state) {
 
 // ---- a known image, checked against the document ---------------------------------------------
 
-// The 5 x 5 matrix with the single entry (4, 4), 2x2 leaves, S = 16, frontier cached.
+// The 5 x 5 matrix with the single entry (4, 4), 2x2 leaves, S = 16, bottom codes cached.
 // Padded side 8, two internal levels: the root's quadrant 3 (rows 4-7, cols 4-7) -> sig 8;
 // node 1's quadrant 0 (rows 4-5, cols 4-5) -> sig 1; the leaf's cell (0,0) -> bitmap 1.
 static uint8_t *tiny_image(GrB_Index *size) {
   K2_Format fmt;
   K2_Format_default(&fmt);
   fmt.directory_log = 4;
-  fmt.cache_frontier = true;
+  fmt.cache_bottom_codes = true;
   K2_Matrix A = NULL;
   K2_ASSERT_OK(K2_Matrix_new_format(&A, 5, 5, &fmt));
   GrB_Index I[1] = {4}, J[1] = {4};
@@ -524,7 +524,7 @@ static void test_known_image(void **state) {
   for (int k = 0; k < 4; k++) assert_int_equal(sec_word(b, S_LEVEL_START, (uint64_t)k), ls[k]);
   assert_int_equal(sec_word(b, S_DIR, 0), 1);       // first child of the root
   assert_int_equal(sec_word(b, S_TOP, 0), 3);       // node 1: block (1,1) -> Morton 0b11
-  assert_int_equal(sec_word(b, S_FRONTIER, 0), 3);  // level 1 is also the frontier
+  assert_int_equal(sec_word(b, S_BOTTOM, 0), 3);  // level 1 is also the bottom level
   free(b);
 }
 
@@ -570,7 +570,7 @@ static void test_flip_sections_random(void **state) {
   (void)state;
   K2_Format fmt;
   K2_Format_default(&fmt);
-  fmt.cache_frontier = true;
+  fmt.cache_bottom_codes = true;
   K2_Matrix A = random_matrix(3000, 2500, 20000, &fmt, 9);
   GrB_Index size;
   uint8_t *b = serialize(A, &size);
@@ -613,7 +613,7 @@ static void test_truncation(void **state) {
   // the same at every section boundary of a larger image
   K2_Format fmt;
   K2_Format_default(&fmt);
-  fmt.cache_frontier = true;
+  fmt.cache_bottom_codes = true;
   K2_Matrix A = random_matrix(2000, 3000, 10000, &fmt, 10);
   GrB_Index big;
   uint8_t *c = serialize(A, &big);
@@ -813,7 +813,7 @@ static void test_broken_structure(void **state) {
       {"level_start first", S_LEVEL_START, 0, 1, false, "level_start[0]"},
       {"directory", S_DIR, 0, 2, false, "directory entry 0"},
       {"top code", S_TOP, 0, 2, false, "top code 0"},
-      {"frontier code", S_FRONTIER, 0, 1, false, "frontier code 0"},
+      {"bottom code", S_BOTTOM, 0, 1, false, "bottom code 0"},
       {"nvals", -1, H_NVALS, 2, false, "nvals"},
       {"nvals above nrows*ncols", -1, H_NVALS, 26, false, "nvals"},
       {"top level", -1, H_TOP_LEVEL, 0, true, "top code"},
@@ -827,7 +827,7 @@ static void test_broken_structure(void **state) {
       {"n_internal", -1, H_N_INTERNAL, UINT64_MAX - 3, false, "overflow"},
       {"dir_len", -1, H_DIR_LEN, UINT64_C(1) << 60, false, "section dir has"},
       {"top_count", -1, H_TOP_COUNT, 0, false, "section top_codes has"},
-      {"flag off with frontier", -1, H_FLAGS, 0, true, "frontier flag is off"},
+      {"flag off with bottom codes", -1, H_FLAGS, 0, true, "bottom-codes flag is off"},
       {"file bytes", -1, H_FILE_BYTES, 10000, false, "header says"},
       {"section count", -1, H_NSECT, 5, true, "sections"},
       {"section offset", -1, H_TABLE + 24, 448, false, "section leaves starts at"},
@@ -872,7 +872,7 @@ static void test_check_large(void **state) {
   (void)state;
   K2_Format fmt;
   K2_Format_default(&fmt);
-  fmt.cache_frontier = true;
+  fmt.cache_bottom_codes = true;
   for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
     fmt.leaf_log = leaf_log;
     K2_Matrix A = random_matrix(1001, 999, 30000, &fmt, 20 + leaf_log);

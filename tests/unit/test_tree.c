@@ -164,7 +164,7 @@ static void check_shape(uint64_t nrows, uint64_t ncols, uint64_t nvals, uint64_t
   K2_Format fmt;
   K2_Format_default(&fmt);
   fmt.leaf_log = leaf_log;
-  fmt.cache_frontier = seed & 1;
+  fmt.cache_bottom_codes = seed & 1;
   K2_Matrix A = k2_test_matrix(&L, &fmt);
   k2_coo_canonical(&L);
   k2_assert_same_pattern(A, &L);
@@ -228,7 +228,7 @@ static void test_shapes(void **state) {
     check_shape(1000000, 1700, 50000, 8, leaf_log);
     check_shape(1700, 1000000, 50000, 9, leaf_log);
     check_shape(4097, 4095, 100000, 10, leaf_log);
-    check_shape(70000, 70000, 300000, 11, leaf_log);  // frontier cached (odd seed)
+    check_shape(70000, 70000, 300000, 11, leaf_log);  // bottom codes cached (odd seed)
     check_shape(70001, 69999, 300000, 12, leaf_log);  // tree only: codes expanded per call
   }
 }
@@ -313,7 +313,7 @@ static void test_sort_payload(void **state) {
   free(tmp);
 }
 
-// Morton codes: encode / split round trips, and the one-pass unshuffle the OpenMP engine's k²+F
+// Morton codes: encode / split round trips, and the one-pass unshuffle the OpenMP engine's k²+B
 // path uses against the two compactions, on random codes and the extremes.
 static void test_morton_codes(void **state) {
   (void)state;
@@ -423,7 +423,7 @@ static void test_memory_usage(void **state) {
   (void)state;
   K2_Format fmt;
   K2_Format_default(&fmt);
-  fmt.cache_frontier = true;
+  fmt.cache_bottom_codes = true;
   K2_Matrix A = NULL;
   K2_ASSERT_OK(K2_Matrix_new_format(&A, 8, 8, &fmt));
   K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
@@ -433,10 +433,10 @@ static void test_memory_usage(void **state) {
   assert_int_equal(u.tree, (1 + 1 + 4) * 8);
   assert_int_equal(u.directory, 8);
   assert_int_equal(u.top, 4 * 8);
-  assert_int_equal(u.frontier, 4 * 8);
+  assert_int_equal(u.bottom_codes, 4 * 8);
   assert_int_equal(u.internal_nodes, 5);
   assert_int_equal(u.leaves, 8);
-  assert_true(u.total >= u.tree + u.directory + u.top + u.frontier);
+  assert_true(u.total >= u.tree + u.directory + u.top + u.bottom_codes);
   K2_Matrix_free(&A);
   assert_int_equal(K2_csr_bytes(8, 12, true), 9 * 8 + 12 * 4 + 12 * 4);
 }
