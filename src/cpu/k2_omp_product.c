@@ -21,6 +21,7 @@
 
 #include "cpu/k2_omp_plan.h"
 #include "engine/k2_kernels.h"
+#include "engine/k2_values.h"
 #include "util/k2_alloc.h"
 #include "util/k2_error.h"
 
@@ -241,20 +242,6 @@ int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
 }
 
 #endif  // K2_OMP_VARIANT
-
-// ---- identity fill -------------------------------------------------------------------------
-
-static void k2_omp_fill_identity(const k2_product *P, uint64_t ny) {
-  size_t sz = k2_type_size(P->type);
-  bool zero = P->monoid == K2_MON_PLUS || P->monoid == K2_MON_LOR || P->monoid == K2_MON_ANY ||
-              (P->type == K2_T_BOOL && P->monoid == K2_MON_MAX);
-  if (zero) {
-    memset(P->y, 0, ny * sz);
-  } else {
-    k2_omp_fill_extreme(P, ny);
-  }
-  if (P->y_present != NULL) memset(P->y_present, 0, ny);
-}
 
 // k²+B: with the bottom codes cached, a task's nodes of the last internal level come straight from
 // their Morton codes (no descent through the levels above), in tiles of K2_OMP_TILE.

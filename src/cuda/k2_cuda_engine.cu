@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cuda/k2_cuda_internal.cuh"
+#include "engine/k2_values.h"
 #include "cuda/k2_cuda_plan.cuh"
 #include "matrix/k2_rows.h"
 
@@ -474,22 +475,8 @@ bool check_product(const k2_view *A, const k2_product *P) {
 void host_identity(const k2_view *A, const k2_product *P) {
   const uint64_t out = (P->left ? A->ncols : A->nrows) * P->batch;
   const uint32_t ts = k2_type_size(P->type);
-  union {
-    uint8_t b;
-    int32_t i;
-    int64_t l;
-    float f;
-    double d;
-  } id;
-  memset(&id, 0, sizeof id);
-  const bool mn = P->monoid == K2_MON_MIN, mx = P->monoid == K2_MON_MAX;
-  switch (P->type) {
-    case K2_T_BOOL: id.b = mn ? 1 : 0; break;
-    case K2_T_INT32: id.i = mn ? INT32_MAX : mx ? INT32_MIN : 0; break;
-    case K2_T_INT64: id.l = mn ? INT64_MAX : mx ? INT64_MIN : 0; break;
-    case K2_T_FP32: id.f = mn ? __builtin_huge_valf() : mx ? -__builtin_huge_valf() : 0.0f; break;
-    default: id.d = mn ? __builtin_huge_val() : mx ? -__builtin_huge_val() : 0.0; break;
-  }
+  uint64_t id = 0;
+  k2_identity_bytes(&id, P->type, P->monoid);
   for (uint64_t i = 0; i < out; i++) memcpy((char *)P->y + i * ts, &id, ts);
   if (P->y_present) memset(P->y_present, 0, out);
 }

@@ -11,47 +11,26 @@
 #include <cstdint>
 
 #include "cuda/k2_cuda_internal.cuh"
+#include "engine/k2_values.h"
 
 namespace k2cu {
 
 
-template <class T> struct Lim;
-template <> struct Lim<uint8_t> {
-  static constexpr uint8_t lo = 0, hi = 1;
-};
-template <> struct Lim<int32_t> {
-  static constexpr int32_t lo = INT_MIN, hi = INT_MAX;
-};
-template <> struct Lim<int64_t> {
-  static constexpr int64_t lo = LLONG_MIN, hi = LLONG_MAX;
-};
-template <> struct Lim<float> {
-  static constexpr float lo = -__builtin_huge_valf(), hi = __builtin_huge_valf();
-};
-template <> struct Lim<double> {
-  static constexpr double lo = -__builtin_huge_val(), hi = __builtin_huge_val();
-};
+// The monoid's identity and GraphBLAS's cast of a double, as on the host (k2_values.h).
+template <class T> __host__ __device__ T identity_of(k2_monoid m);
+template <> __host__ __device__ inline uint8_t identity_of<uint8_t>(k2_monoid m) { return k2_identity_bool(m); }
+template <> __host__ __device__ inline int32_t identity_of<int32_t>(k2_monoid m) { return k2_identity_int32(m); }
+template <> __host__ __device__ inline int64_t identity_of<int64_t>(k2_monoid m) { return k2_identity_int64(m); }
+template <> __host__ __device__ inline float identity_of<float>(k2_monoid m) { return k2_identity_fp32(m); }
+template <> __host__ __device__ inline double identity_of<double>(k2_monoid m) { return k2_identity_fp64(m); }
+template <class T, int MON> __host__ __device__ T identity() { return identity_of<T>((k2_monoid)MON); }
 
-template <class T, int MON> __host__ __device__ constexpr T identity() {
-  return MON == K2_MON_MIN ? Lim<T>::hi : MON == K2_MON_MAX ? Lim<T>::lo : T(0);
-}
-
-// A double as a value of the product's type, as GraphBLAS casts: integers truncate,
-// saturate at their bounds and take NaN to 0; BOOL is "nonzero".
+// A double as a value of the product's type: integers truncate, saturate at their bounds and
+// take NaN to 0; BOOL is "nonzero".
 template <class T> __device__ T cast_double(double d) { return (T)d; }
 template <> __device__ inline uint8_t cast_double<uint8_t>(double d) { return d != 0.0; }
-template <> __device__ inline int32_t cast_double<int32_t>(double d) {
-  if (isnan(d)) return 0;
-  if (d <= (double)INT_MIN) return INT_MIN;
-  if (d >= (double)INT_MAX) return INT_MAX;
-  return (int32_t)d;
-}
-template <> __device__ inline int64_t cast_double<int64_t>(double d) {
-  if (isnan(d)) return 0;
-  if (d <= (double)LLONG_MIN) return LLONG_MIN;
-  if (d >= (double)LLONG_MAX) return LLONG_MAX;
-  return (int64_t)d;
-}
+template <> __device__ inline int32_t cast_double<int32_t>(double d) { return k2_double_to_int32(d); }
+template <> __device__ inline int64_t cast_double<int64_t>(double d) { return k2_double_to_int64(d); }
 // A vector value (BOOL bytes other than 0 count as true).
 template <class T> __device__ __forceinline__ T load(const T *x, uint64_t i) { return x[i]; }
 template <> __device__ __forceinline__ uint8_t load(const uint8_t *x, uint64_t i) {

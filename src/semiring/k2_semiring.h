@@ -13,24 +13,14 @@
 
 #include "engine/k2_kernels.h"
 
-// The multiply seen as g(a, v), a = the matrix value (the edge weight), v = the vector value.
-typedef enum {
-  K2_G_VEC = 0,     // v                     (SECOND in mxv, FIRST in vxm)
-  K2_G_MAT,         // a                     (FIRST in mxv, SECOND in vxm)
-  K2_G_ONE,         // 1                     (PAIR, ONEB)
-  K2_G_TIMES,       // a * v                 (TIMES; LAND on BOOL)
-  K2_G_PLUS,        // a + v                 (PLUS)
-  K2_G_INDEX,       // k + base, k = index of the vector entry (SECONDI, FIRSTJ, ...1)
-  K2_G_COUNT
-} k2_gmult;
-
 typedef struct {
   bool native;
   k2_type type;        // the monoid's (= multiply's output) type
   GrB_Type grb_type;   // the same as a GrB_Type
   k2_monoid monoid;
-  k2_gmult g;
-  int64_t index_base;  // K2_G_INDEX: 0 or 1
+  k2_mult mult;        // what the engines compute (the multiply with vxm's operands swapped)
+  bool const_one;      // K2_MUL_CONST: the constant is 1 (PAIR), not the edge weight
+  int64_t index_base;  // K2_MUL_INDEX: 0 or 1
   bool reads_vec;      // the multiply reads u's values (else only u's pattern matters)
   char name[64];       // e.g. "PLUS_SECOND_FP32" (normalised form)
   char why[192];       // when not native: the reason
