@@ -6,6 +6,7 @@
 #include <k2grb.h>
 
 #include "engine/k2_kernels.h"
+#include "semiring/k2_semiring.h"
 
 // Settings (src/api/k2_settings.c).
 bool k2_api_burble(void);
@@ -43,6 +44,39 @@ GrB_Info k2_api_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool pos
 GrB_Info k2_api_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
                                  GrB_BinaryOp accum, GrB_Semiring s, GrB_Type atype,
                                  GrB_Type btype, int kind, GrB_Descriptor desc, bool k2_second);
+
+// One product call as the front door sees it (src/api/k2_call.c): K2_mxv, K2_vxm, K2_mxm and
+// K2_mxm_right fill the first part, k2_api_call_check the rest. Vectors are n x 1 matrices, and
+// in K2_vxm u and w enter as the rows u' and w' (1 x n).
+typedef struct {
+  const char *fn;
+  bool vectors;          // w, mask and u are vectors (K2_mxv, K2_vxm); else matrices
+  bool k2_first;         // the K2_Matrix is the multiply's first operand (K2_mxv, K2_mxm)
+  GrB_Type ctype, mtype, btype;                       // output, mask, the other input
+  GrB_Index crows, ccols, mrows, mcols, brows, bcols; // their shapes (as the product sees them)
+  bool has_mask;
+  GrB_Info binfo;        // what querying the other input gave (reported in GraphBLAS's order)
+  // filled by k2_api_call_check
+  GrB_Type ztype;        // the accumulator's output type, or NULL
+  bool replace, comp, structure, tranA, tranB;
+  bool left;             // the engines' direction: y' = x' A
+  k2_semiring_class c;
+  GrB_Index inner, batch, ylen;  // inner dimension; vectors of the batch and their length
+  bool empty;            // nothing to compute: inner dimension 0, or C of 0 rows or columns
+} k2_api_call;
+
+// The checks every product makes after its output and mask, in GraphBLAS's order: accum,
+// semiring, A, the other input, descriptor, dimensions. GrB_SUCCESS or the code and message.
+GrB_Info k2_api_call_check(k2_api_call *call, GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
+                           GrB_Descriptor desc);
+// Why the product goes to SuiteSparse, in buf ("SEMIRING: reason"), or NULL: it runs on the
+// engines. extra: a reason of the caller's own (B not full, say), or NULL.
+const char *k2_api_call_fallback(const k2_api_call *call, const char *extra, char *buf,
+                                 size_t len);
+// The product with nothing to compute: GraphBLAS's domain checks on objects of size 1, then
+// C<M> = accum (C, empty) (a vector passed as the GrB_Matrix it is).
+GrB_Info k2_api_call_empty(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M,
+                           GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A, GrB_Descriptor desc);
 
 // The return of a public product: a failure that recorded no message gets one naming fn and
 // the code (the entry point clears the message first). Returns info.

@@ -44,84 +44,37 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: semiring is NULL", fn);
   if (B == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: B is NULL", fn);
   GrB_Info info;
-  GrB_Index cm, ck, mm = 0, mk = 0, br, bc, bnv, ar, ac;
-  GrB_Type ct = NULL, bt = NULL, mt = NULL, ztype = NULL;
-  if ((info = GrB_Matrix_nrows(&cm, C)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&ck, C)) != GrB_SUCCESS ||
-      (info = GxB_Matrix_type(&ct, C)) != GrB_SUCCESS) {
+  GrB_Index bnv = 0;
+  k2_api_call call = {.fn = fn, .vectors = false, .k2_first = k2_first, .has_mask = M != NULL};
+  if ((info = GrB_Matrix_nrows(&call.crows, C)) != GrB_SUCCESS ||
+      (info = GrB_Matrix_ncols(&call.ccols, C)) != GrB_SUCCESS ||
+      (info = GxB_Matrix_type(&call.ctype, C)) != GrB_SUCCESS) {
     K2_FAIL(info, "%s: C is not a valid GrB_Matrix", fn);
   }
-  if (M != NULL && ((info = GrB_Matrix_nrows(&mm, M)) != GrB_SUCCESS ||
-                    (info = GrB_Matrix_ncols(&mk, M)) != GrB_SUCCESS ||
-                    (info = GxB_Matrix_type(&mt, M)) != GrB_SUCCESS)) {
+  if (M != NULL && ((info = GrB_Matrix_nrows(&call.mrows, M)) != GrB_SUCCESS ||
+                    (info = GrB_Matrix_ncols(&call.mcols, M)) != GrB_SUCCESS ||
+                    (info = GxB_Matrix_type(&call.mtype, M)) != GrB_SUCCESS)) {
     K2_FAIL(info, "%s: M is not a valid GrB_Matrix", fn);
   }
-  if (accum != NULL && (info = GxB_BinaryOp_ztype(&ztype, accum)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s: accum is not a valid GrB_BinaryOp", fn);
-  }
-  k2_semiring_class c;
-  if ((info = k2_semiring_classify(&c, s, k2_first)) != GrB_SUCCESS) return info;
-  if ((info = k2_api_check_matrix(A, fn)) != GrB_SUCCESS) return info;
-  if ((info = GrB_Matrix_nrows(&br, B)) != GrB_SUCCESS || (info = GrB_Matrix_ncols(&bc, B)) != GrB_SUCCESS ||
-      (info = GrB_Matrix_nvals(&bnv, B)) != GrB_SUCCESS || (info = GxB_Matrix_type(&bt, B)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s: B is not a valid GrB_Matrix", fn);
-  }
-  bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
-    return info;
-  }
-  if ((info = K2_Matrix_nrows(&ar, A)) != GrB_SUCCESS || (info = K2_Matrix_ncols(&ac, A)) != GrB_SUCCESS) {
-    return info;
-  }
-  bool tranA = k2_first ? tran0 : tran1, tranB = k2_first ? tran1 : tran0;
-  GrB_Index a_r = tranA ? ac : ar, a_c = tranA ? ar : ac;   // effective A
-  GrB_Index b_r = tranB ? bc : br, b_c = tranB ? br : bc;   // effective B
-  // first (rows of C) x inner, inner x (cols of C)
-  GrB_Index rows = k2_first ? a_r : b_r, inner = k2_first ? a_c : b_c, cols = k2_first ? b_c : a_c;
-  GrB_Index inner2 = k2_first ? b_r : a_r;
-  if (M != NULL && (mm != cm || mk != ck)) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: M is %llu x %llu, C is %llu x %llu", fn, (unsigned long long)mm, (unsigned long long)mk, (unsigned long long)cm,
-            (unsigned long long)ck);
-  }
-  if (inner != inner2 || cm != rows || ck != cols) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: C (%llu x %llu) = (%llu x %llu) * (%llu x %llu)",
-            fn, (unsigned long long)cm, (unsigned long long)ck,
-            (unsigned long long)rows, (unsigned long long)(k2_first ? a_c : b_c),
-            (unsigned long long)(k2_first ? b_r : a_r), (unsigned long long)cols);
-  }
+  call.binfo = GrB_Matrix_nrows(&call.brows, B);
+  if (call.binfo == GrB_SUCCESS) call.binfo = GrB_Matrix_ncols(&call.bcols, B);
+  if (call.binfo == GrB_SUCCESS) call.binfo = GrB_Matrix_nvals(&bnv, B);
+  if (call.binfo == GrB_SUCCESS) call.binfo = GxB_Matrix_type(&call.btype, B);
+  if ((info = k2_api_call_check(&call, accum, s, A, desc)) != GrB_SUCCESS) return info;
+  if (call.empty) return k2_api_call_empty(&call, C, M, accum, s, A, desc);
+  const bool replace = call.replace, comp = call.comp, structure = call.structure;
+  const bool tranB = call.tranB, tran0 = k2_first ? call.tranA : call.tranB;
+  const bool tran1 = k2_first ? call.tranB : call.tranA;
+  const GrB_Index br = call.brows, bc = call.bcols, cm = call.crows, ck = call.ccols;
+  const GrB_Type ct = call.ctype, mt = call.mtype;
+  const k2_semiring_class c = call.c;
+  const GrB_Index batch = call.batch, xlen = call.inner, ylen = call.ylen;
 
-  if (inner == 0 || cm == 0 || ck == 0) {
-    // T is empty whatever the semiring (SuiteSparse 7.4 mishandles an empty inner dimension);
-    // GraphBLAS's domain checks first, on matrices of size 1
-    info = k2_api_check_domains(fn, ct, M != NULL ? mt : NULL, accum, s,
-                                   k2_api_grb_type(A->weight), bt, 2, desc, !k2_first);
-    if (info != GrB_SUCCESS) return info;
-    GrB_BinaryOp mult = NULL;
-    GrB_Type zt = NULL;
-    GrB_Matrix T = NULL;
-    info = GxB_Semiring_multiply(&mult, s);
-    if (info == GrB_SUCCESS) info = GxB_BinaryOp_ztype(&zt, mult);
-    if (info == GrB_SUCCESS) info = GrB_Matrix_new(&T, zt, cm, ck);
-    if (info == GrB_SUCCESS) {
-      info = GrB_Matrix_assign(C, M, accum, T, GrB_ALL, cm, GrB_ALL, ck,
-                               k2_api_desc(replace, comp, structure));
-    }
-    GrB_Matrix_free(&T);
-    k2_api_set_path(K2_PATH_NATIVE_CPU);
-    if (k2_api_burble()) k2_api_say(fn, K2_PATH_NATIVE_CPU, "empty product (a dimension is 0)");
-    return info == GrB_SUCCESS ? GrB_SUCCESS : k2_fail_grb(info, C, fn);
-  }
-
-  const char *why = NULL;
-  GrB_Index batch = k2_first ? cols : rows;   // vectors of the batch
-  GrB_Index xlen = inner, ylen = k2_first ? rows : cols;
-  if (!c.native) why = c.why;
-  else if (k2_api_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
-  else if (bnv != br * bc) why = "B is not full (a missing entry)";
-  else if (batch > K2_BATCH_MAX) why = "more than 65536 vectors";
-  else if (!k2_api_real_type(ct)) why = "C has a complex or user-defined type";
-  else if (!k2_api_real_type(bt)) why = "B has a complex or user-defined type";
-  else if (M != NULL && !structure && !k2_api_real_type(mt)) why = "valued mask of a complex or user-defined type";
-  else if (accum != NULL && !k2_api_real_type(ztype)) why = "accum of a complex or user-defined type";
+  char whybuf[300];
+  const char *why = k2_api_call_fallback(
+      &call, bnv != br * bc ? "B is not full (a missing entry)"
+             : batch > K2_BATCH_MAX ? "more than 65536 vectors" : NULL,
+      whybuf, sizeof whybuf);
   if (why != NULL) {
     GrB_Matrix G = NULL, Bp = B;
     GrB_Descriptor d = NULL;
@@ -141,7 +94,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     if (temporary) GrB_Matrix_free(&G);
     if (btemporary) GrB_Matrix_free(&Bp);
     k2_api_set_path(K2_PATH_FALLBACK);
-    if (k2_api_burble()) k2_api_say(fn, K2_PATH_FALLBACK, "%s: %s", c.name, why);
+    if (k2_api_burble()) k2_api_say(fn, K2_PATH_FALLBACK, "%s", why);
     if (info != GrB_SUCCESS) return k2_fail_grb(info, C, fn);
     return GrB_SUCCESS;
   }
@@ -208,7 +161,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
       V = NULL;
     }
   }
-  P.left = k2_first ? tranA : !tranA;
+  P.left = call.left;
   P.batch = (uint32_t)batch;
   P.x = x;
   P.y = y;

@@ -130,29 +130,6 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   return info;
 }
 
-static GrB_Info k2_empty_product(const char *fn, GrB_Vector w, GrB_Vector mask,
-                                 GrB_BinaryOp accum, GrB_Semiring s, GrB_Index wn, bool replace,
-                                 bool comp, bool structure) {
-  GrB_BinaryOp mult = NULL;
-  GrB_Type ztype = NULL;
-  GrB_Vector T = NULL;
-  GrB_Info info = GxB_Semiring_multiply(&mult, s);
-  if (info == GrB_SUCCESS) info = GxB_BinaryOp_ztype(&ztype, mult);
-  if (info == GrB_SUCCESS) info = GrB_Vector_new(&T, ztype, wn);
-  if (info == GrB_SUCCESS) {
-    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, wn, k2_api_desc(replace, comp, structure));
-  }
-  GrB_Vector_free(&T);
-  k2_api_set_path(K2_PATH_NATIVE_CPU);
-  if (k2_api_burble()) k2_api_say(fn, K2_PATH_NATIVE_CPU, "inner dimension 0: empty product");
-  if (info != GrB_SUCCESS) {
-    const char *msg = NULL;
-    GrB_Vector_error(&msg, w);
-    K2_FAIL(info, "%s: %s", fn, msg && msg[0] ? msg : "assigning the empty product to w failed");
-  }
-  return GrB_SUCCESS;
-}
-
 static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
                                   GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
                                   GrB_Vector u, GrB_Descriptor desc, bool vxm) {
@@ -162,73 +139,38 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: semiring is NULL", fn);
   if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
   GrB_Info info;
-  GrB_Index wn = 0, un = 0, mn = 0, nr, nc;
-  GrB_Type wt = NULL, ut = NULL, mt = NULL, ztype = NULL;
-  if ((info = GrB_Vector_size(&wn, w)) != GrB_SUCCESS || (info = GxB_Vector_type(&wt, w)) != GrB_SUCCESS) {
+  GrB_Index wn = 0, un = 0, mn = 0;
+  k2_api_call call = {.fn = fn, .vectors = true, .k2_first = !vxm, .has_mask = mask != NULL};
+  if ((info = GrB_Vector_size(&wn, w)) != GrB_SUCCESS || (info = GxB_Vector_type(&call.ctype, w)) != GrB_SUCCESS) {
     K2_FAIL(info, "%s: w is not a valid GrB_Vector", fn);
   }
   if (mask != NULL && ((info = GrB_Vector_size(&mn, mask)) != GrB_SUCCESS ||
-                       (info = GxB_Vector_type(&mt, mask)) != GrB_SUCCESS)) {
+                       (info = GxB_Vector_type(&call.mtype, mask)) != GrB_SUCCESS)) {
     K2_FAIL(info, "%s: mask is not a valid GrB_Vector", fn);
   }
-  if (accum != NULL && (info = GxB_BinaryOp_ztype(&ztype, accum)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s: accum is not a valid GrB_BinaryOp", fn);
-  }
-  k2_semiring_class c;
-  if ((info = k2_semiring_classify(&c, s, !vxm)) != GrB_SUCCESS) return info;
-  if ((info = k2_api_check_matrix(A, fn)) != GrB_SUCCESS) return info;
-  if ((info = GrB_Vector_size(&un, u)) != GrB_SUCCESS || (info = GxB_Vector_type(&ut, u)) != GrB_SUCCESS) {
-    K2_FAIL(info, "%s: u is not a valid GrB_Vector", fn);
-  }
-  bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
-    return info;
-  }
-  if ((info = K2_Matrix_nrows(&nr, A)) != GrB_SUCCESS || (info = K2_Matrix_ncols(&nc, A)) != GrB_SUCCESS) {
-    return info;
-  }
-  // u'*A is A'*u: a left product unless the descriptor transposes A
-  bool left = vxm ? !tran1 : tran0;
-  GrB_Index want_u = left ? nr : nc, want_w = left ? nc : nr;
-  if (mask != NULL && mn != wn) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: mask has size %llu, w has size %llu", fn, (unsigned long long)mn, (unsigned long long)wn);
-  }
-  if (wn != want_w || un != want_u) {
-    K2_FAIL(GrB_DIMENSION_MISMATCH,
-            "%s: dimensions of w (%llu), A%s (%llu x %llu) and u (%llu) do not match",
-            fn, (unsigned long long)wn, left ? "'" : "",
-            (unsigned long long)(left ? nc : nr), (unsigned long long)(left ? nr : nc),
-            (unsigned long long)un);
-  }
-
-  // Inner dimension 0 (or no output): T is empty whatever the semiring. SuiteSparse 7.4
-  // mishandles an empty inner dimension (DIMENSION_MISMATCH with an accumulator, w left as is
-  // on some matrix formats), so the defined result w<mask> = accum (w, empty) is formed
-  // directly, after GraphBLAS's own domain checks on objects of size 1.
-  if (un == 0 || wn == 0) {
-    GrB_Type at = k2_api_grb_type(A->weight);
-    if ((info = k2_api_check_domains(fn, wt, mask != NULL ? mt : NULL, accum, s, at, ut, 1,
-                                        desc, vxm)) != GrB_SUCCESS) {
-      return info;
-    }
-    return k2_empty_product(fn, w, mask, accum, s, wn, replace, comp, structure);
-  }
+  call.binfo = GrB_Vector_size(&un, u);
+  if (call.binfo == GrB_SUCCESS) call.binfo = GxB_Vector_type(&call.btype, u);
+  // as the product sees them: w = A u (columns), or w' = u' A (rows)
+  call.crows = vxm ? 1 : wn;
+  call.ccols = vxm ? wn : 1;
+  call.brows = vxm ? 1 : un;
+  call.bcols = vxm ? un : 1;
+  call.mrows = mn;
+  call.mcols = 1;
+  if ((info = k2_api_call_check(&call, accum, s, A, desc)) != GrB_SUCCESS) return info;
+  if (call.empty) return k2_api_call_empty(&call, (GrB_Matrix)w, (GrB_Matrix)mask, accum, s, A, desc);
+  const bool left = call.left, replace = call.replace, comp = call.comp, structure = call.structure;
+  const k2_semiring_class c = call.c;
 
   // Everything GraphBLAS would reject for its domains, and every unusual type, goes to
   // SuiteSparse, which then answers exactly as GraphBLAS does.
-  const char *why = NULL;
-  if (!c.native) why = c.why;
-  else if (k2_api_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
-  else if (!k2_api_real_type(wt)) why = "w has a complex or user-defined type";
-  else if (!k2_api_real_type(ut)) why = "u has a complex or user-defined type";
-  else if (mask != NULL && !structure && !k2_api_real_type(mt)) why = "valued mask of a complex or user-defined type";
-  else if (accum != NULL && !k2_api_real_type(ztype)) why = "accum of a complex or user-defined type";
   char whybuf[300];
+  const char *why = k2_api_call_fallback(&call, NULL, whybuf, sizeof whybuf);
   if (why != NULL) {
-    snprintf(whybuf, sizeof whybuf, "%s: %s", c.name, why);
-    return k2_fallback_vector(fn, w, mask, accum, s, A, u, wn, vxm ? tran1 : tran0, replace, comp,
-                              structure, vxm, whybuf);
+    return k2_fallback_vector(fn, w, mask, accum, s, A, u, wn, call.tranA, replace, comp,
+                              structure, vxm, why);
   }
+  const GrB_Type wt = call.ctype;
 
   double t0 = k2_api_burble() ? k2_now() : 0;
   k2_product P;
