@@ -1,15 +1,4 @@
 // k2_msbfs.c: K2_msbfs_grb / K2_msbfs_k2 from one template, k2_msbfs.inc.
 // SPDX-License-Identifier: Apache-2.0
-#include "k2_alg_internal.h"
-
-#define K2A_GRAPH GrB_Matrix
-#define K2A_NAME(x) x##_grb
-#include "k2_msbfs.inc"
-#undef K2A_GRAPH
-#undef K2A_NAME
-
-#define K2A_GRAPH K2_Matrix
-#define K2A_NAME(x) x##_k2
-#include "k2_msbfs.inc"
-#undef K2A_GRAPH
-#undef K2A_NAME
+#define K2A_TEMPLATE "k2_msbfs.inc"
+#include "k2_alg_instantiate.h"

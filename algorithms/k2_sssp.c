@@ -1,15 +1,4 @@
 // k2_sssp.c: K2_sssp_hops_grb / K2_sssp_hops_k2 from one template, k2_sssp.inc.
 // SPDX-License-Identifier: Apache-2.0
-#include "k2_alg_internal.h"
-
-#define K2A_GRAPH GrB_Matrix
-#define K2A_NAME(x) x##_grb
-#include "k2_sssp.inc"
-#undef K2A_GRAPH
-#undef K2A_NAME
-
-#define K2A_GRAPH K2_Matrix
-#define K2A_NAME(x) x##_k2
-#include "k2_sssp.inc"
-#undef K2A_GRAPH
-#undef K2A_NAME
+#define K2A_TEMPLATE "k2_sssp.inc"
+#include "k2_alg_instantiate.h"
