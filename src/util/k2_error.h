@@ -28,6 +28,8 @@ void k2_error_clear(void);
 const char *k2_error_get(void);
 // "file:line" of the last recorded failure ("" when none was given).
 const char *k2_error_where(void);
+// The name of a GrB_Info code ("GrB_OUT_OF_MEMORY"; "unknown GrB_Info N" per thread otherwise).
+const char *k2_error_info_name(GrB_Info info);
 // Print each recorded failure and its location on stderr (the burble).
 void k2_error_set_burble(bool on);
 
