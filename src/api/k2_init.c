@@ -63,28 +63,4 @@ const char *K2_error_string(void) { return k2_error_get(); }
 
 void K2_error_clear(void) { k2_error_clear(); }
 
-const char *K2_info_name(GrB_Info info) {
-  switch (info) {
-    case GrB_SUCCESS: return "GrB_SUCCESS";
-    case GrB_NO_VALUE: return "GrB_NO_VALUE";
-    case GxB_EXHAUSTED: return "GxB_EXHAUSTED";
-    case GrB_UNINITIALIZED_OBJECT: return "GrB_UNINITIALIZED_OBJECT";
-    case GrB_NULL_POINTER: return "GrB_NULL_POINTER";
-    case GrB_INVALID_VALUE: return "GrB_INVALID_VALUE";
-    case GrB_INVALID_INDEX: return "GrB_INVALID_INDEX";
-    case GrB_DOMAIN_MISMATCH: return "GrB_DOMAIN_MISMATCH";
-    case GrB_DIMENSION_MISMATCH: return "GrB_DIMENSION_MISMATCH";
-    case GrB_OUTPUT_NOT_EMPTY: return "GrB_OUTPUT_NOT_EMPTY";
-    case GrB_NOT_IMPLEMENTED: return "GrB_NOT_IMPLEMENTED";
-    case GrB_PANIC: return "GrB_PANIC";
-    case GrB_OUT_OF_MEMORY: return "GrB_OUT_OF_MEMORY";
-    case GrB_INSUFFICIENT_SPACE: return "GrB_INSUFFICIENT_SPACE";
-    case GrB_INVALID_OBJECT: return "GrB_INVALID_OBJECT";
-    case GrB_INDEX_OUT_OF_BOUNDS: return "GrB_INDEX_OUT_OF_BOUNDS";
-    case GrB_EMPTY_OBJECT: return "GrB_EMPTY_OBJECT";
-  }
-  // not a GrB_Info of GraphBLAS 7.4: the number, per thread so that callers need no lock
-  static _Thread_local char unknown[32];
-  snprintf(unknown, sizeof unknown, "unknown GrB_Info %d", (int)info);
-  return unknown;
-}
+const char *K2_info_name(GrB_Info info) { return k2_error_info_name(info); }

@@ -1,8 +1,7 @@
-// k2_error.c: thread-local last error message and its source location.
+// k2_error.c: thread-local last error message and its source location; the names of GrB_Info
+// codes.
 // SPDX-License-Identifier: Apache-2.0
 #include "util/k2_error.h"
-
-#include <k2grb.h>
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,7 +27,7 @@ static void k2_error_record(const char *file, int line, GrB_Info info, const cha
     k2_last_where[0] = '\0';
   }
   if (atomic_load(&k2_error_burble)) {
-    fprintf(stderr, "k2grb: error %s%s%s: %s\n", K2_info_name(info), file ? " at " : "",
+    fprintf(stderr, "k2grb: error %s%s%s: %s\n", k2_error_info_name(info), file ? " at " : "",
             file ? k2_last_where : "", k2_last_error);
   }
 }
@@ -71,3 +70,29 @@ void k2_error_clear(void) {
 const char *k2_error_get(void) { return k2_last_error; }
 
 const char *k2_error_where(void) { return k2_last_where; }
+
+const char *k2_error_info_name(GrB_Info info) {
+  switch (info) {
+    case GrB_SUCCESS: return "GrB_SUCCESS";
+    case GrB_NO_VALUE: return "GrB_NO_VALUE";
+    case GxB_EXHAUSTED: return "GxB_EXHAUSTED";
+    case GrB_UNINITIALIZED_OBJECT: return "GrB_UNINITIALIZED_OBJECT";
+    case GrB_NULL_POINTER: return "GrB_NULL_POINTER";
+    case GrB_INVALID_VALUE: return "GrB_INVALID_VALUE";
+    case GrB_INVALID_INDEX: return "GrB_INVALID_INDEX";
+    case GrB_DOMAIN_MISMATCH: return "GrB_DOMAIN_MISMATCH";
+    case GrB_DIMENSION_MISMATCH: return "GrB_DIMENSION_MISMATCH";
+    case GrB_OUTPUT_NOT_EMPTY: return "GrB_OUTPUT_NOT_EMPTY";
+    case GrB_NOT_IMPLEMENTED: return "GrB_NOT_IMPLEMENTED";
+    case GrB_PANIC: return "GrB_PANIC";
+    case GrB_OUT_OF_MEMORY: return "GrB_OUT_OF_MEMORY";
+    case GrB_INSUFFICIENT_SPACE: return "GrB_INSUFFICIENT_SPACE";
+    case GrB_INVALID_OBJECT: return "GrB_INVALID_OBJECT";
+    case GrB_INDEX_OUT_OF_BOUNDS: return "GrB_INDEX_OUT_OF_BOUNDS";
+    case GrB_EMPTY_OBJECT: return "GrB_EMPTY_OBJECT";
+  }
+  // not a GrB_Info of GraphBLAS 7.4: the number, per thread so that callers need no lock
+  static _Thread_local char unknown[32];
+  snprintf(unknown, sizeof unknown, "unknown GrB_Info %d", (int)info);
+  return unknown;
+}
