@@ -14,7 +14,7 @@
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
 //             [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2B,k2R]
 // --configs: the device configurations to time (default all three; the others print nan).
-// --fuse on|off: tree-only products expand two levels per launch or one (settings.fuse_levels;
+// --fuse on|off: tree-only products expand two levels per launch or one (K2_Device_setFusion;
 // the library's default is on).
 // Graphs: every real graph of the data folder (K2GRB_DATA_DIR; the list is
 // tests/support/k2_real_graphs.c, --graphs picks some by name),
@@ -429,12 +429,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
     else if (!strcmp(argv[i], "--lean")) g_lean = true;
-    else if (!strcmp(argv[i], "--fuse") && i + 1 < argc) {  // k²: two levels per expand step
-      k2_cuda_settings cs;
-      k2_cuda_settings_get(&cs);
-      cs.fuse_levels = !strcmp(argv[++i], "on");
-      k2_cuda_settings_set(&cs);
-    }
+    else if (!strcmp(argv[i], "--fuse") && i + 1 < argc)  // k²: two levels per expand step
+      K2_Device_setFusion(!strcmp(argv[++i], "on"));
     else if (!strcmp(argv[i], "--configs") && i + 1 < argc) {
       // k2F: the bottom codes' configuration under its old name
       const char *names[3] = {"k2", "k2B", "k2R"};

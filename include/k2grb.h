@@ -11,6 +11,8 @@
 //   io.h       graph file readers, writers and generators
 //   ops.h      GraphBLAS-semantics products (K2_mxv, K2_vxm, K2_mxm) and the SuiteSparse bridge
 //   device.h   the CUDA engine's settings (residency, memory budget)
+//   experimental.h  tuning knobs of the CUDA engine: not a stable promise, may change or go
+//              without notice
 #ifndef K2GRB_H
 #define K2GRB_H
 
@@ -29,5 +31,6 @@
 #include "k2grb/gen.h"
 #include "k2grb/ops.h"
 #include "k2grb/device.h"
+#include "k2grb/experimental.h"
 
 #endif

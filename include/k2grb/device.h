@@ -1,4 +1,5 @@
-// k2grb/device.h: the CUDA engine's settings (residency, configuration, tiles, memory budget).
+// k2grb/device.h: the CUDA engine's settings (residency, configuration, memory budget). Its
+// tuning knobs (tile size, offsets source, CUDA graphs, fused levels) are in experimental.h.
 // SPDX-License-Identifier: Apache-2.0
 //
 // A matrix is copied to the GPU once (K2_Matrix_upload, or lazily by its first GPU product) and
@@ -29,26 +30,12 @@ typedef enum {
                            // columns. Trees with 2x2 leaves (the default) only; others decline.
 } K2_DeviceConfig;
 
-// Where the first child of a node comes from.
-typedef enum {
-  K2_OFFSETS_AUTO = 0,     // directory for single vectors, scan for batches (the default)
-  K2_OFFSETS_DIRECTORY,    // the sampled directory (one sample every 2^directory_log nodes)
-  K2_OFFSETS_SCAN          // a CUB exclusive scan of the fan-outs of each tile
-} K2_DeviceOffsets;
-
 // true if the library was built with CUDA and a GPU is usable.
 GrB_Info K2_Device_available(bool *present);
 
-// Tile size M: at most M children per tile and level (16 <= M <= 2^30, default 2^20).
-GrB_Info K2_Device_setTileSize(GrB_Index M);
-GrB_Info K2_Device_getTileSize(GrB_Index *M);
-GrB_Info K2_Device_setOffsets(K2_DeviceOffsets source);
-GrB_Info K2_Device_getOffsets(K2_DeviceOffsets *source);
 // Device bytes one product may hold (matrix + scratch + vectors); 0 = no limit (default).
 GrB_Info K2_Device_setBudget(GrB_Index bytes);
 GrB_Info K2_Device_getBudget(GrB_Index *bytes);
-// Record single-vector launch sequences as CUDA graphs and replay them (default true).
-GrB_Info K2_Device_setGraphs(bool enable);
 // The configuration a matrix gets when its first GPU product uploads it (or K2_Matrix_upload(A,
 // K2_DEVICE_AUTO) does): K2_DEVICE_AUTO (the default: BOTTOM if the format caches the
 // bottom codes, else TREE_ONLY) or a configuration. ROWS applies to trees with 2x2 leaves; others
@@ -78,7 +65,8 @@ typedef struct {
 
 // The exact device bytes of one product of A, before it runs: configuration, value type
 // (GrB_BOOL, GrB_INT32, GrB_INT64, GrB_FP32, GrB_FP64), batch width B (1..256), right (y = A x)
-// or left (y' = x' A), flags as above. Uses the current tile size and offsets source.
+// or left (y' = x' A), flags as above. Uses the current tile size, offsets source and fusion
+// (experimental.h).
 GrB_Info K2_Matrix_deviceBytes(K2_DeviceBytes *bytes, K2_Matrix A, K2_DeviceConfig config,
                                GrB_Type type, GrB_Index batch, bool left, unsigned flags);
 

@@ -1,4 +1,5 @@
-// k2_device.c: the public device calls (include/k2grb/device.h) over the CUDA gateway.
+// k2_device.c: the public device calls (include/k2grb/device.h, and the tuning knobs of
+// include/k2grb/experimental.h) over the CUDA gateway.
 // SPDX-License-Identifier: Apache-2.0
 //
 // The front side of the gateway: this file knows the K2_Matrix object and GraphBLAS; the
@@ -73,6 +74,21 @@ GrB_Info K2_Device_setGraphs(bool enable) {
   k2_cuda_settings_get(&s);
   s.graphs = enable;
   return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Device_setFusion(bool enable) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.fuse_levels = enable;
+  return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Device_getFusion(bool *enable) {
+  if (enable == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_getFusion: enable is NULL");
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  *enable = s.fuse_levels;
+  return GrB_SUCCESS;
 }
 
 GrB_Info K2_Device_setConfig(K2_DeviceConfig config) {

@@ -917,7 +917,7 @@ static GrB_Info bv_decode_sequential(const bv_graph *G, uint32_t *I, uint32_t *J
 }
 
 //==============================================================================================
-// entry points
+// entry point
 //==============================================================================================
 
 GrB_Info k2_bvgraph_read(K2_Edges *E, const char *basename, const K2_ReadOptions *opt,
@@ -999,7 +999,7 @@ GrB_Info k2_bvgraph_read(K2_Edges *E, const char *basename, const K2_ReadOptions
   I = J = NULL;
   info = k2_edges_apply_options(&out, opt);
   if (info != GrB_SUCCESS) {
-    K2_Edges_free(&out);
+    k2_edges_free(&out);
     if (info == GrB_OUT_OF_MEMORY) k2_error_set(info, "%s: out of memory", gpath);
     goto fail;
   }
@@ -1015,8 +1015,4 @@ fail:
   free(graph);
   free(ppath);
   return info;
-}
-
-GrB_Info K2_Edges_readBVGraph(K2_Edges *E, const char *basename, const K2_ReadOptions *opt) {
-  return k2_bvgraph_read(E, basename, opt, NULL);
 }

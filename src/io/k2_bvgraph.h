@@ -12,7 +12,7 @@ typedef struct {
   uint32_t chunks;
 } k2_bvgraph_config;
 
-// K2_Edges_readBVGraph with an explicit configuration (NULL: the defaults).
+// The reader behind K2_Edges_readBVGraph, with an explicit configuration (NULL: the defaults).
 GrB_Info k2_bvgraph_read(K2_Edges *E, const char *basename, const K2_ReadOptions *opt,
                          const k2_bvgraph_config *cfg);
 

@@ -7,15 +7,13 @@
 
 #include "util/k2_error.h"
 
-void K2_Edges_free(K2_Edges *E) {
-  if (E == NULL) return;
+void k2_edges_free(K2_Edges *E) {
   free(E->I);
   free(E->J);
   memset(E, 0, sizeof *E);
 }
 
-void K2_ReadOptions_default(K2_ReadOptions *opt) {
-  if (opt == NULL) return;
+void k2_edges_options_default(K2_ReadOptions *opt) {
   memset(opt, 0, sizeof *opt);
   opt->format = K2_FORMAT_AUTO;
 }

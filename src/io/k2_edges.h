@@ -5,6 +5,10 @@
 
 #include <k2grb.h>
 
+// Free the arrays and zero the list (K2_Edges_free).
+void k2_edges_free(K2_Edges *E);
+// The default read options: format AUTO, nothing else (K2_ReadOptions_default).
+void k2_edges_options_default(K2_ReadOptions *opt);
 // Append a pair, growing the arrays geometrically. GrB_OUT_OF_MEMORY on failure.
 GrB_Info k2_edges_push(K2_Edges *E, uint32_t i, uint32_t j);
 // Reserve room for n more pairs.

@@ -4,6 +4,8 @@
 // Random numbers are a counter-based hash (the splitmix64 finalizer) of the seed and the edge,
 // host or node number, so every edge is a pure function of its index: the output does not
 // depend on the thread count or schedule. docs/generators.md explains the web-like model.
+#include "io/k2_gen.h"
+
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -67,8 +69,7 @@ static GrB_Info gen_alloc(K2_Edges *E, GrB_Index nrows, GrB_Index m, const char 
 // R-MAT
 //==============================================================================================
 
-void K2_RmatParams_default(K2_RmatParams *p, uint32_t scale) {
-  if (p == NULL) return;
+void k2_gen_rmat_default(K2_RmatParams *p, uint32_t scale) {
   *p = (K2_RmatParams){.scale = scale, .edge_factor = 16, .a = 0.57, .b = 0.19, .c = 0.19,
                        .permute = true, .seed = 1};
 }
@@ -97,8 +98,7 @@ static inline uint64_t gen_perm_apply(const gen_perm *p, uint64_t x) {
   return x;
 }
 
-GrB_Info K2_Gen_rmat(K2_Edges *E, const K2_RmatParams *p) {
-  if (E == NULL || p == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_rmat: %s is NULL", E == NULL ? "E" : "p");
+GrB_Info k2_gen_rmat(K2_Edges *E, const K2_RmatParams *p) {
   double d = 1.0 - p->a - p->b - p->c;
   if (p->scale > 32 || !(p->a >= 0 && p->b >= 0 && p->c >= 0 && d >= -1e-12) ||
       !(p->edge_factor >= 0 && p->edge_factor <= 1e6))
@@ -149,8 +149,7 @@ GrB_Info K2_Gen_rmat(K2_Edges *E, const K2_RmatParams *p) {
 // grid and uniform
 //==============================================================================================
 
-GrB_Info K2_Gen_grid2d(K2_Edges *E, uint32_t rows, uint32_t cols) {
-  if (E == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_grid2d: E is NULL");
+GrB_Info k2_gen_grid2d(K2_Edges *E, uint32_t rows, uint32_t cols) {
   const uint64_t R = rows, C = cols, n = R * C;
   if (n > ((uint64_t)1 << 32))
     K2_FAIL(GrB_INVALID_VALUE, "K2_Gen_grid2d: %u x %u exceeds 2^32 vertices", rows, cols);
@@ -177,8 +176,7 @@ GrB_Info K2_Gen_grid2d(K2_Edges *E, uint32_t rows, uint32_t cols) {
   return GrB_SUCCESS;
 }
 
-GrB_Info K2_Gen_uniform(K2_Edges *E, GrB_Index n, GrB_Index m, uint64_t seed) {
-  if (E == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_uniform: E is NULL");
+GrB_Info k2_gen_uniform(K2_Edges *E, GrB_Index n, GrB_Index m, uint64_t seed) {
   if (n > ((uint64_t)1 << 32) || (n == 0 && m > 0) || m > ((uint64_t)1 << 40))
     K2_FAIL(GrB_INVALID_VALUE, "K2_Gen_uniform: need n <= 2^32, n > 0 if m > 0, m <= 2^40");
   K2_Edges out;
@@ -199,8 +197,7 @@ GrB_Info K2_Gen_uniform(K2_Edges *E, GrB_Index n, GrB_Index m, uint64_t seed) {
 // web-like: host-local copying model
 //==============================================================================================
 
-void K2_WebParams_default(K2_WebParams *p) {
-  if (p == NULL) return;
+void k2_gen_web_default(K2_WebParams *p) {
   // tuned so that 4x4-block density and estimated tree bits per edge match cnr-2000
   *p = (K2_WebParams){.avg_degree = 10, .host_size = 64, .host_sigma = 1.5, .menu = 6,
                       .menu_keep = 0.8, .copy_prob = 0.85, .copy_keep = 0.9, .window = 3,
@@ -345,8 +342,7 @@ static uint64_t gen_web_host(const gen_web *W, gen_web_scratch *s, uint64_t h, u
   return arcs;
 }
 
-GrB_Info K2_Gen_web(K2_Edges *E, GrB_Index n, const K2_WebParams *p) {
-  if (E == NULL || p == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Gen_web: %s is NULL", E == NULL ? "E" : "p");
+GrB_Info k2_gen_web(K2_Edges *E, GrB_Index n, const K2_WebParams *p) {
   if (n > ((uint64_t)1 << 32) || !(p->avg_degree >= 0 && p->avg_degree <= 1e5) ||
       !(p->host_size >= 1) || !(p->host_sigma >= 0 && p->host_sigma <= 10) ||
       !(p->copy_prob >= 0 && p->copy_prob <= 1) || !(p->copy_keep >= 0 && p->copy_keep < 1) ||
@@ -424,7 +420,7 @@ done:
   free(pos);
   free(hstart);
   if (info != GrB_SUCCESS) {
-    K2_Edges_free(&out);
+    k2_edges_free(&out);
     return info;
   }
   *E = out;

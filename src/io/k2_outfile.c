@@ -1,13 +1,14 @@
 // k2_outfile.c: K2_OutFile, a stdio stream on a file that replaces its target whole or not at
-// all (the public face of k2_atomic_file, for programs' result files).
+// all (the public face of k2_atomic_file, for programs' result files; the public calls are in
+// src/api/k2_files.c).
 // SPDX-License-Identifier: Apache-2.0
+#include "io/k2_outfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
-
-#include <k2grb.h>
 
 #include "util/k2_atomic_file.h"
 #include "util/k2_error.h"
@@ -17,11 +18,7 @@ struct K2_OutFile_opaque {
   FILE *stream;  // on its own descriptor of the temporary: fclose leaves file.fd open
 };
 
-GrB_Info K2_OutFile_open(K2_OutFile *file, FILE **stream, const char *path) {
-  if (file == NULL || stream == NULL || path == NULL) {
-    K2_FAIL(GrB_NULL_POINTER, "K2_OutFile_open: %s is NULL",
-            file == NULL ? "file" : stream == NULL ? "stream" : "path");
-  }
+GrB_Info k2_outfile_open(K2_OutFile *file, FILE **stream, const char *path) {
   struct K2_OutFile_opaque *f = malloc(sizeof *f);
   if (f == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", path);
   GrB_Info info = k2_atomic_file_open(&f->file, path);
@@ -43,10 +40,7 @@ GrB_Info K2_OutFile_open(K2_OutFile *file, FILE **stream, const char *path) {
   return GrB_SUCCESS;
 }
 
-GrB_Info K2_OutFile_commit(K2_OutFile *file) {
-  if (file == NULL || *file == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_OutFile_commit: file is NULL");
-  struct K2_OutFile_opaque *f = *file;
-  *file = NULL;
+GrB_Info k2_outfile_commit(K2_OutFile f) {
   // a failed fprintf leaves only the error flag; the flush and close report their own errno
   errno = 0;
   bool bad = fflush(f->stream) != 0 || ferror(f->stream);
@@ -61,14 +55,8 @@ GrB_Info K2_OutFile_commit(K2_OutFile *file) {
   return info;
 }
 
-GrB_Info K2_OutFile_discard(K2_OutFile *file) {
-  if (file == NULL || *file == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_OutFile_discard: file is NULL");
-  struct K2_OutFile_opaque *f = *file;
-  *file = NULL;
+void k2_outfile_discard(K2_OutFile f) {
   fclose(f->stream);
   k2_atomic_file_abort(&f->file);
   free(f);
-  return GrB_SUCCESS;
 }
-
-void K2_OutFile_removeTemporaries(void) { k2_atomic_file_remove_all(); }

@@ -1,9 +1,10 @@
-// k2_read.c: K2_Edges_read and K2_Matrix_read, the format choice and the common steps of every
-// text reader.
+// k2_read.c: reading a graph file into a K2_Edges or a K2_Matrix (behind K2_Edges_read and
+// K2_Matrix_read, src/api/k2_files.c): the format choice and the common steps of every text
+// reader.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Format detection (K2_FORMAT_AUTO), in order:
-//  1. a name ending in .k2                                  → the .k2 format (K2_Matrix_load);
+//  1. a name ending in .k2                                  → the .k2 format (as K2_Matrix_load);
 //  2. <path>.properties exists, or the name ends in .graph and <stem>.properties exists, or the
 //     name ends in .properties                              → BVGraph (METIS files also end in
 //     .graph: only the .properties file tells them apart);
@@ -18,8 +19,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "io/k2_bvgraph.h"
 #include "io/k2_edges.h"
 #include "io/k2_io.h"
+#include "matrix/k2_matrix.h"
+#include "matrix/k2_serialize.h"
 #include "util/k2_atomic_file.h"
 #include "util/k2_error.h"
 
@@ -54,18 +58,17 @@ static GrB_Info k2_read_text(K2_Edges *E, k2_text *t, K2_FileFormat format,
   }
   if (info == GrB_SUCCESS) info = k2_edges_apply_options(&R, opt);
   if (info != GrB_SUCCESS) {
-    K2_Edges_free(&R);
+    k2_edges_free(&R);
     return info;
   }
   *E = R;
   return GrB_SUCCESS;
 }
 
-GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt_in) {
-  if (E == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Edges_read: %s is NULL", E == NULL ? "E" : "path");
+GrB_Info k2_io_read_edges(K2_Edges *E, const char *path, const K2_ReadOptions *opt_in) {
   K2_ReadOptions opt;
   if (opt_in != NULL) opt = *opt_in;
-  else K2_ReadOptions_default(&opt);
+  else k2_edges_options_default(&opt);
   if ((unsigned)opt.format > (unsigned)K2_FORMAT_K2) {
     K2_FAIL(GrB_INVALID_VALUE, "%s: unknown format %d", path, (int)opt.format);
   }
@@ -106,7 +109,7 @@ GrB_Info K2_Edges_read(K2_Edges *E, const char *path, const K2_ReadOptions *opt_
   }
   if (format == K2_FORMAT_BVGRAPH) {
     opt.format = K2_FORMAT_BVGRAPH;
-    GrB_Info info = K2_Edges_readBVGraph(E, stem, &opt);
+    GrB_Info info = k2_bvgraph_read(E, stem, &opt, NULL);
     free(stem);
     return info;
   }
@@ -144,7 +147,7 @@ GrB_Info k2_io_read_buffer(K2_Edges *E, const void *data, size_t size, const cha
   if (E == NULL || (data == NULL && size > 0)) K2_FAIL(GrB_NULL_POINTER, "reading a buffer: %s is NULL", E == NULL ? "E" : "data");
   K2_ReadOptions opt;
   if (opt_in != NULL) opt = *opt_in;
-  else K2_ReadOptions_default(&opt);
+  else k2_edges_options_default(&opt);
   K2_FileFormat format = opt.format;
   if (format == K2_FORMAT_AUTO) {
     format = k2_starts_with_banner(data, size) ? K2_FORMAT_MATRIX_MARKET : K2_FORMAT_EDGE_LIST;
@@ -157,23 +160,22 @@ GrB_Info k2_io_read_buffer(K2_Edges *E, const void *data, size_t size, const cha
   return info;
 }
 
-GrB_Info K2_Matrix_read(K2_Matrix *A, const char *path, const K2_ReadOptions *opt) {
-  if (A == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_read: %s is NULL", A == NULL ? "A" : "path");
+GrB_Info k2_io_read_matrix(K2_Matrix *A, const char *path, const K2_ReadOptions *opt) {
   size_t n = strlen(path);
   bool k2 = opt != NULL ? opt->format == K2_FORMAT_K2 : false;
   if (opt == NULL || opt->format == K2_FORMAT_AUTO) k2 = n >= 3 && strcasecmp(path + n - 3, ".k2") == 0;
   bool plain = opt == NULL || (!opt->symmetrize && !opt->transpose && !opt->drop_self_loops);
-  if (k2 && plain) return K2_Matrix_load(A, path);  // no edge list needed
+  if (k2 && plain) return k2_serialize_load(A, path);  // no edge list needed
 
   K2_Edges E;
-  GrB_Info info = K2_Edges_read(&E, path, opt);
+  GrB_Info info = k2_io_read_edges(&E, path, opt);
   if (info != GrB_SUCCESS) return info;
   K2_Matrix M = NULL;
-  info = K2_Matrix_new(&M, E.nrows, E.ncols);
-  if (info == GrB_SUCCESS) info = K2_Matrix_build_32(M, E.I, E.J, E.nvals);
-  K2_Edges_free(&E);
+  info = k2_matrix_alloc(&M, E.nrows, E.ncols, NULL);
+  if (info == GrB_SUCCESS) info = k2_matrix_build_32(M, E.I, E.J, E.nvals);
+  k2_edges_free(&E);
   if (info != GrB_SUCCESS) {
-    K2_Matrix_free(&M);
+    if (M != NULL) k2_matrix_free(M);
     return info;
   }
   *A = M;

@@ -1,5 +1,7 @@
 // k2_write.c: Matrix Market and edge-list writers for K2_Edges (plain or gzip by the name).
 // SPDX-License-Identifier: Apache-2.0
+#include "io/k2_io.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,8 +10,6 @@
 #include <strings.h>
 #include <unistd.h>
 #include <zlib.h>
-
-#include <k2grb.h>
 
 #include "util/k2_atomic_file.h"
 #include "util/k2_error.h"
@@ -106,9 +106,8 @@ static inline void k2_out_pair(k2_out *o, uint64_t a, uint64_t b) {
   o->len += n;
 }
 
+// The shape and every pair of E (whose arrays the caller has checked).
 static GrB_Info k2_check_edges(const K2_Edges *E, const char *path) {
-  if (E == NULL || path == NULL) K2_FAIL(GrB_NULL_POINTER, "writing edges: %s is NULL", E == NULL ? "E" : "path");
-  if (E->nvals > 0 && (E->I == NULL || E->J == NULL)) K2_FAIL(GrB_NULL_POINTER, "%s: E has %llu edges but its I or J is NULL", path, (unsigned long long)E->nvals);
   if (E->nrows > K2_INDEX_MAX || E->ncols > K2_INDEX_MAX) {
     K2_FAIL(GrB_INVALID_VALUE, "%s: dimensions exceed 2^32", path);
   }
@@ -122,7 +121,7 @@ static GrB_Info k2_check_edges(const K2_Edges *E, const char *path) {
   return GrB_SUCCESS;
 }
 
-static GrB_Info k2_write_edges(const K2_Edges *E, const char *path, bool matrix_market) {
+GrB_Info k2_io_write_edges(const K2_Edges *E, const char *path, bool matrix_market) {
   GrB_Info info = k2_check_edges(E, path);
   if (info != GrB_SUCCESS) return info;
   k2_out o;
@@ -143,12 +142,4 @@ static GrB_Info k2_write_edges(const K2_Edges *E, const char *path, bool matrix_
     k2_out_pair(&o, E->I[e] + base, E->J[e] + base);
   }
   return k2_out_close(&o);
-}
-
-GrB_Info K2_Edges_writeMatrixMarket(const K2_Edges *E, const char *path) {
-  return k2_write_edges(E, path, true);
-}
-
-GrB_Info K2_Edges_writeEdgeList(const K2_Edges *E, const char *path) {
-  return k2_write_edges(E, path, false);
 }

@@ -1,8 +1,8 @@
-// k2_matrix.c: the K2_Matrix object: lifetime, build, pending edits, accounting, errors.
+// k2_matrix.c: the K2_Matrix object: lifetime, build, pending edits, accounting. The public
+// calls (src/api/k2_matrix_api.c) check the arguments and the handle, then come here.
 // SPDX-License-Identifier: Apache-2.0
 #include "matrix/k2_matrix.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +10,7 @@
 #include "util/k2_error.h"
 
 
-void K2_Format_default(K2_Format *fmt) {
-  if (fmt == NULL) return;
+void k2_matrix_format_default(K2_Format *fmt) {
   fmt->leaf_log = 1;
   fmt->directory_log = 8;
   fmt->top_max_log = 16;
@@ -37,20 +36,9 @@ GrB_Info k2_matrix_check(K2_Matrix A, const char *where) {
   return GrB_SUCCESS;
 }
 
-#define K2_CHECK_MATRIX(A, where)                    \
-  do {                                               \
-    GrB_Info k2_chk_ = k2_matrix_check((A), where);  \
-    if (k2_chk_ != GrB_SUCCESS) return k2_chk_;      \
-  } while (0)
-
-#define K2_CHECK_PTR(p, where, what)                                         \
-  do {                                                                       \
-    if ((p) == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: %s is NULL", where, what); \
-  } while (0)
-
 GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_Format *fmt) {
   K2_Format f;
-  if (fmt == NULL) K2_Format_default(&f);
+  if (fmt == NULL) k2_matrix_format_default(&f);
   else f = *fmt;
   GrB_Info info = k2_format_check(&f);
   if (info != GrB_SUCCESS) return info;
@@ -78,31 +66,15 @@ GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_
   return GrB_SUCCESS;
 }
 
-GrB_Info K2_Matrix_new_format(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols, const K2_Format *fmt) {
-  K2_CHECK_PTR(A, "K2_Matrix_new", "A");
-  *A = NULL;
-  return k2_matrix_alloc(A, nrows, ncols, fmt);
-}
-
-GrB_Info K2_Matrix_new(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols) {
-  return K2_Matrix_new_format(A, nrows, ncols, NULL);
-}
-
 void k2_matrix_invalidate(K2_Matrix A) { k2_slots_drop(A, false); }
 
-GrB_Info K2_Matrix_free(K2_Matrix *A) {
-  if (A == NULL || *A == NULL) return GrB_SUCCESS;
-  K2_Matrix M = *A;
-  if (M->magic != K2_MAGIC_LIVE)
-    K2_FAIL(GrB_UNINITIALIZED_OBJECT, "K2_Matrix_free: the K2_Matrix is not initialized");
-  k2_matrix_invalidate(M);
-  k2_tree_clear(&M->tree);
-  free(M->pending);
-  pthread_mutex_destroy(&M->lock);
-  M->magic = K2_MAGIC_FREED;
-  free(M);
-  *A = NULL;
-  return GrB_SUCCESS;
+void k2_matrix_free(K2_Matrix A) {
+  k2_matrix_invalidate(A);
+  k2_tree_clear(&A->tree);
+  free(A->pending);
+  pthread_mutex_destroy(&A->lock);
+  A->magic = K2_MAGIC_FREED;
+  free(A);
 }
 
 // Replace A's tree by t (A's caches are dropped).
@@ -110,17 +82,6 @@ static void k2_matrix_replace_tree(K2_Matrix A, k2_tree *t) {
   k2_matrix_invalidate(A);
   k2_tree_clear(&A->tree);
   A->tree = *t;
-}
-
-// Checks shared by the build entries: the handle, the arrays, the count.
-static GrB_Info k2_build_args(K2_Matrix A, const void *I, const void *J, GrB_Index nvals) {
-  K2_CHECK_MATRIX(A, "K2_Matrix_build");
-  if (nvals > 0 && (I == NULL || J == NULL))
-    K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_build: I or J is NULL");
-  if (nvals > (GrB_Index)INT64_MAX / 16)
-    K2_MATRIX_FAIL(A, GrB_INVALID_VALUE, "K2_Matrix_build: nvals %llu too large",
-                   (unsigned long long)nvals);
-  return GrB_SUCCESS;
 }
 
 // The first k with (I[k], J[k]) outside the matrix, or UINT64_MAX (parallel; the smallest k, for
@@ -133,19 +94,11 @@ static GrB_Info k2_build_args(K2_Matrix A, const void *I, const void *J, GrB_Ind
       if ((I)[k] >= (nrows) || (J)[k] >= (ncols)) bad = k < bad ? k : bad;        \
   } while (0)
 
-GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, GrB_Index nvals) {
-  GrB_Info info = k2_build_args(A, I, J, nvals);
-  if (info != GrB_SUCCESS) return info;
-  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols, bad;
-  K2_FIRST_OUTSIDE(bad, I, J, nvals, nrows, ncols);
-  if (bad != UINT64_MAX)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX,
-                   "K2_Matrix_build: entry %llu = (%u, %u) is outside the %llu x %llu matrix",
-                   (unsigned long long)bad, I[bad], J[bad], (unsigned long long)nrows,
-                   (unsigned long long)ncols);
+// Build A's tree from pairs already checked against its shape (under A's lock: readers wait).
+static GrB_Info k2_matrix_build_tree(K2_Matrix A, const uint32_t *I, const uint32_t *J, uint64_t nvals) {
   pthread_mutex_lock(&A->lock);
   k2_tree t;
-  info = k2_tree_build(&t, nrows, ncols, &A->fmt, I, J, nvals);
+  GrB_Info info = k2_tree_build(&t, A->tree.nrows, A->tree.ncols, &A->fmt, I, J, nvals);
   if (info == GrB_SUCCESS) {
     k2_matrix_replace_tree(A, &t);
     A->n_pending = 0;
@@ -156,16 +109,27 @@ GrB_Info K2_Matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, G
   return info;
 }
 
-GrB_Info K2_Matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, GrB_Index nvals) {
-  GrB_Info info = k2_build_args(A, I, J, nvals);
-  if (info != GrB_SUCCESS) return info;
-  uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols, bad;
+// The failure of a build whose entry k = (i, j) is outside A.
+static GrB_Info k2_matrix_outside(K2_Matrix A, uint64_t k, uint64_t i, uint64_t j) {
+  K2_MATRIX_FAIL(A, GrB_INVALID_INDEX,
+                 "K2_Matrix_build: entry %llu = (%llu, %llu) is outside the %llu x %llu matrix",
+                 (unsigned long long)k, (unsigned long long)i, (unsigned long long)j,
+                 (unsigned long long)A->tree.nrows, (unsigned long long)A->tree.ncols);
+}
+
+GrB_Info k2_matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, uint64_t nvals) {
+  const uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols;
+  uint64_t bad;
   K2_FIRST_OUTSIDE(bad, I, J, nvals, nrows, ncols);
-  if (bad != UINT64_MAX)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX,
-                   "K2_Matrix_build: entry %llu = (%llu, %llu) is outside the %llu x %llu matrix",
-                   (unsigned long long)bad, (unsigned long long)I[bad], (unsigned long long)J[bad],
-                   (unsigned long long)nrows, (unsigned long long)ncols);
+  if (bad != UINT64_MAX) return k2_matrix_outside(A, bad, I[bad], J[bad]);
+  return k2_matrix_build_tree(A, I, J, nvals);
+}
+
+GrB_Info k2_matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, uint64_t nvals) {
+  const uint64_t nrows = A->tree.nrows, ncols = A->tree.ncols;
+  uint64_t bad;
+  K2_FIRST_OUTSIDE(bad, I, J, nvals, nrows, ncols);
+  if (bad != UINT64_MAX) return k2_matrix_outside(A, bad, I[bad], J[bad]);
   // Indices now fit 32 bits (dimensions <= 2^32): narrow them for the builder.
   uint32_t *I32 = malloc((nvals ? nvals : 1) * sizeof(uint32_t));
   uint32_t *J32 = malloc((nvals ? nvals : 1) * sizeof(uint32_t));
@@ -179,19 +143,13 @@ GrB_Info K2_Matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, G
     I32[k] = (uint32_t)I[k];
     J32[k] = (uint32_t)J[k];
   }
-  info = K2_Matrix_build_32(A, I32, J32, nvals);
+  GrB_Info info = k2_matrix_build_tree(A, I32, J32, nvals);
   free(I32);
   free(J32);
   return info;
 }
 
-GrB_Info K2_Matrix_build(K2_Matrix A, const GrB_Index *I, const GrB_Index *J, GrB_Index nvals) {
-  return K2_Matrix_build_64(A, I, J, nvals);
-}
-
-GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A) {
-  K2_CHECK_PTR(C, "K2_Matrix_dup", "C");
-  K2_CHECK_MATRIX(A, "K2_Matrix_dup");
+GrB_Info k2_matrix_dup(K2_Matrix *C, K2_Matrix A) {
   GrB_Info info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
   K2_Matrix M = NULL;
@@ -200,7 +158,7 @@ GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A) {
   k2_tree t;
   info = k2_tree_copy(&t, &A->tree);
   if (info != GrB_SUCCESS) {
-    K2_Matrix_free(&M);
+    k2_matrix_free(M);
     return info;
   }
   k2_tree_clear(&M->tree);
@@ -214,12 +172,7 @@ GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A) {
 // pending edits
 //==============================================================================================
 
-static GrB_Info k2_matrix_queue(K2_Matrix A, GrB_Index i, GrB_Index j, bool insert, const char *where) {
-  K2_CHECK_MATRIX(A, where);
-  if (i >= A->tree.nrows || j >= A->tree.ncols)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "%s: (%llu, %llu) outside the %llu x %llu matrix", where,
-                   (unsigned long long)i, (unsigned long long)j,
-                   (unsigned long long)A->tree.nrows, (unsigned long long)A->tree.ncols);
+GrB_Info k2_matrix_queue(K2_Matrix A, uint64_t i, uint64_t j, bool insert, const char *where) {
   pthread_mutex_lock(&A->lock);
   if (A->n_pending == A->cap_pending) {
     uint64_t cap = A->cap_pending ? 2 * A->cap_pending : 64;
@@ -234,14 +187,6 @@ static GrB_Info k2_matrix_queue(K2_Matrix A, GrB_Index i, GrB_Index j, bool inse
   A->pending[A->n_pending++] = (k2_pending_edit){i, j, insert};
   pthread_mutex_unlock(&A->lock);
   return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_setElement(K2_Matrix A, GrB_Index i, GrB_Index j) {
-  return k2_matrix_queue(A, i, j, true, "K2_Matrix_setElement");
-}
-
-GrB_Info K2_Matrix_removeElement(K2_Matrix A, GrB_Index i, GrB_Index j) {
-  return k2_matrix_queue(A, i, j, false, "K2_Matrix_removeElement");
 }
 
 static int k2_edit_cmp(const void *a, const void *b) {
@@ -336,61 +281,12 @@ GrB_Info k2_matrix_wait(K2_Matrix A) {
   return info;
 }
 
-GrB_Info K2_Matrix_wait(K2_Matrix A) {
-  K2_CHECK_MATRIX(A, "K2_Matrix_wait");
-  return k2_matrix_wait(A);
-}
-
 //==============================================================================================
-// simple queries
+// queries
 //==============================================================================================
 
-#define K2_READY(A, where)                        \
-  do {                                            \
-    K2_CHECK_MATRIX(A, where);                    \
-    GrB_Info k2_w_ = k2_matrix_wait(A);           \
-    if (k2_w_ != GrB_SUCCESS) return k2_w_;       \
-  } while (0)
-
-GrB_Info K2_Matrix_nrows(GrB_Index *nrows, K2_Matrix A) {
-  K2_CHECK_PTR(nrows, "K2_Matrix_nrows", "nrows");
-  K2_CHECK_MATRIX(A, "K2_Matrix_nrows");
-  *nrows = A->tree.nrows;
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_ncols(GrB_Index *ncols, K2_Matrix A) {
-  K2_CHECK_PTR(ncols, "K2_Matrix_ncols", "ncols");
-  K2_CHECK_MATRIX(A, "K2_Matrix_ncols");
-  *ncols = A->tree.ncols;
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_nvals(GrB_Index *nvals, K2_Matrix A) {
-  K2_CHECK_PTR(nvals, "K2_Matrix_nvals", "nvals");
-  K2_READY(A, "K2_Matrix_nvals");
-  *nvals = A->tree.nvals;
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_extractTuples_32(uint32_t *I, uint32_t *J, GrB_Index *nvals, K2_Matrix A) {
-  K2_CHECK_PTR(nvals, "K2_Matrix_extractTuples", "nvals");
-  K2_READY(A, "K2_Matrix_extractTuples");
-  if (*nvals < A->tree.nvals)
-    K2_MATRIX_FAIL(A, GrB_INSUFFICIENT_SPACE,
-                   "K2_Matrix_extractTuples: room for %llu entries, the matrix has %llu",
-                   (unsigned long long)*nvals, (unsigned long long)A->tree.nvals);
-  return k2_query_tuples_32(&A->tree, I, J, nvals);
-}
-
-GrB_Info K2_Matrix_extractTuples(GrB_Index *I, GrB_Index *J, GrB_Index *nvals, K2_Matrix A) {
-  K2_CHECK_PTR(nvals, "K2_Matrix_extractTuples", "nvals");
-  K2_READY(A, "K2_Matrix_extractTuples");
+GrB_Info k2_matrix_tuples_64(K2_Matrix A, GrB_Index *I, GrB_Index *J, GrB_Index *nvals) {
   uint64_t nv = A->tree.nvals;
-  if (*nvals < nv)
-    K2_MATRIX_FAIL(A, GrB_INSUFFICIENT_SPACE,
-                   "K2_Matrix_extractTuples: room for %llu entries, the matrix has %llu",
-                   (unsigned long long)*nvals, (unsigned long long)nv);
   uint32_t *I32 = malloc((nv ? nv : 1) * sizeof(uint32_t)), *J32 = malloc((nv ? nv : 1) * sizeof(uint32_t));
   if (I32 == NULL || J32 == NULL) {
     free(I32);
@@ -412,59 +308,7 @@ GrB_Info K2_Matrix_extractTuples(GrB_Index *I, GrB_Index *J, GrB_Index *nvals, K
   return info;
 }
 
-GrB_Info K2_Matrix_isEntry(bool *present, K2_Matrix A, GrB_Index i, GrB_Index j) {
-  K2_CHECK_PTR(present, "K2_Matrix_isEntry", "present");
-  K2_READY(A, "K2_Matrix_isEntry");
-  if (i >= A->tree.nrows || j >= A->tree.ncols)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "K2_Matrix_isEntry: (%llu, %llu) outside the %llu x %llu matrix",
-                   (unsigned long long)i, (unsigned long long)j,
-                   (unsigned long long)A->tree.nrows, (unsigned long long)A->tree.ncols);
-  *present = k2_query_entry(&A->tree, i, j);
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_extractElement_BOOL(bool *x, K2_Matrix A, GrB_Index i, GrB_Index j) {
-  K2_CHECK_PTR(x, "K2_Matrix_extractElement", "x");
-  double w;
-  GrB_Info info = K2_Matrix_extractElement_FP64(&w, A, i, j);
-  if (info == GrB_SUCCESS) *x = w != 0;
-  return info;
-}
-
-GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_Index j) {
-  K2_CHECK_PTR(x, "K2_Matrix_extractElement", "x");
-  bool present;
-  GrB_Info info = K2_Matrix_isEntry(&present, A, i, j);
-  if (info != GrB_SUCCESS) return info;
-  if (!present) return GrB_NO_VALUE;
-  *x = A->weight;
-  return GrB_SUCCESS;
-}
-
-// The columns of row idx (by_col false) or the rows of column idx (by_col true).
-static GrB_Info k2_matrix_line(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index idx, bool by_col,
-                               const char *where) {
-  K2_CHECK_PTR(count, where, "count");
-  K2_READY(A, where);
-  uint64_t limit = by_col ? A->tree.ncols : A->tree.nrows;
-  if (idx >= limit)
-    K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "%s: %s %llu is out of range: the matrix has %llu", where,
-                   by_col ? "column" : "row", (unsigned long long)idx, (unsigned long long)limit);
-  return k2_query_line(&A->tree, by_col, idx, out, count);
-}
-
-GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i) {
-  return k2_matrix_line(out, count, A, i, false, "K2_Matrix_rowNeighbors");
-}
-
-GrB_Info K2_Matrix_colNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index j) {
-  return k2_matrix_line(out, count, A, j, true, "K2_Matrix_colNeighbors");
-}
-
-GrB_Info K2_Matrix_isEqual(bool *equal, K2_Matrix A, K2_Matrix B) {
-  K2_CHECK_PTR(equal, "K2_Matrix_isEqual", "equal");
-  K2_READY(A, "K2_Matrix_isEqual");
-  K2_READY(B, "K2_Matrix_isEqual");
+GrB_Info k2_matrix_equal(bool *equal, K2_Matrix A, K2_Matrix B) {
   const k2_tree *a = &A->tree, *b = &B->tree;
   *equal = false;
   if (a->nrows != b->nrows || a->ncols != b->ncols || a->nvals != b->nvals || A->weight != B->weight)
@@ -489,42 +333,20 @@ GrB_Info K2_Matrix_isEqual(bool *equal, K2_Matrix A, K2_Matrix B) {
   return info;
 }
 
-GrB_Info K2_Matrix_setEdgeWeight(K2_Matrix A, double w) {
-  K2_CHECK_MATRIX(A, "K2_Matrix_setEdgeWeight");
+void k2_matrix_set_weight(K2_Matrix A, double w) {
   pthread_mutex_lock(&A->lock);
   if (A->weight != w || (w != w)) {
     A->weight = w;
     k2_slots_drop(A, true);
   }
   pthread_mutex_unlock(&A->lock);
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_getEdgeWeight(double *w, K2_Matrix A) {
-  K2_CHECK_PTR(w, "K2_Matrix_getEdgeWeight", "w");
-  K2_CHECK_MATRIX(A, "K2_Matrix_getEdgeWeight");
-  *w = A->weight;
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_Matrix_error(const char **message, K2_Matrix A) {
-  K2_CHECK_PTR(message, "K2_Matrix_error", "message");
-  K2_CHECK_MATRIX(A, "K2_Matrix_error");
-  *message = A->error;
-  return GrB_SUCCESS;
 }
 
 //==============================================================================================
 // memory accounting
 //==============================================================================================
 
-uint64_t K2_csr_bytes(GrB_Index nrows, GrB_Index nvals, bool values) {
-  return (nrows + 1) * sizeof(uint64_t) + nvals * sizeof(uint32_t) + (values ? nvals * sizeof(float) : 0);
-}
-
-GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
-  K2_CHECK_PTR(u, "K2_Matrix_memoryUsage", "usage");
-  K2_CHECK_MATRIX(A, "K2_Matrix_memoryUsage");
+void k2_matrix_memory(K2_MemoryUsage *u, K2_Matrix A) {
   const k2_tree *t = &A->tree;
   memset(u, 0, sizeof *u);
   u->tree = (k2_tree_sig_words(t) + k2_tree_leaf_words(t) + (t->levels + 2)) * sizeof(uint64_t);
@@ -540,5 +362,4 @@ GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *u, K2_Matrix A) {
   u->leaf_log = t->leaf_log;
   u->internal_nodes = t->n_internal;
   u->leaves = t->n_leaves;
-  return GrB_SUCCESS;
 }

@@ -96,16 +96,40 @@ GrB_Info k2_tree_check(const k2_tree *t);
 GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Format *fmt,
                        const uint32_t *I, const uint32_t *J, uint64_t nvals);
 
-// ---- object helpers (src/matrix/k2_matrix.c) -----------------------------------------------
+// ---- the object (src/matrix/k2_matrix.c) ---------------------------------------------------
+// Behind the public calls (src/api/k2_matrix_api.c), which check the arguments and the handle:
+// every K2_Matrix here is a live one.
 
 // Validate a handle: GrB_NULL_POINTER, GrB_UNINITIALIZED_OBJECT (freed/garbage) or success.
 GrB_Info k2_matrix_check(K2_Matrix A, const char *where);
+// The default tree format (2x2 leaves, a directory sample every 256 nodes, no bottom codes).
+void k2_matrix_format_default(K2_Format *fmt);
+// Allocate an empty object (fmt NULL: the default format; the format is checked).
+GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_Format *fmt);
+// Free a live object and everything derived from it.
+void k2_matrix_free(K2_Matrix A);
+// Replace A's entries by the pairs (I[k], J[k]), k < nvals (duplicates merged; pending edits
+// dropped). A pair outside A is GrB_INVALID_INDEX, naming the first one; A is then unchanged.
+GrB_Info k2_matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, uint64_t nvals);
+GrB_Info k2_matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, uint64_t nvals);
+// *C = a deep copy of A (pending edits assembled first); *C is written only on success.
+GrB_Info k2_matrix_dup(K2_Matrix *C, K2_Matrix A);
+// Queue an insertion or removal of (i, j) (in range, unchecked); `where` names the call in
+// messages.
+GrB_Info k2_matrix_queue(K2_Matrix A, uint64_t i, uint64_t j, bool insert, const char *where);
 // Assemble pending edits (takes the lock). Every reader calls it first.
 GrB_Info k2_matrix_wait(K2_Matrix A);
 // Drop caches derived from the tree (after the tree changes).
 void k2_matrix_invalidate(K2_Matrix A);
-// Allocate an empty object.
-GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_Format *fmt);
+// The entries of an assembled A in row-major order as 64-bit indices (I or J may be NULL; room
+// for nvals checked by the caller); *nvals receives their number.
+GrB_Info k2_matrix_tuples_64(K2_Matrix A, GrB_Index *I, GrB_Index *J, GrB_Index *nvals);
+// Same pattern and edge weight (A and B assembled).
+GrB_Info k2_matrix_equal(bool *equal, K2_Matrix A, K2_Matrix B);
+// Set the edge weight; a change drops the state derived from the weight.
+void k2_matrix_set_weight(K2_Matrix A, double w);
+// Bytes held by A, by part.
+void k2_matrix_memory(K2_MemoryUsage *u, K2_Matrix A);
 
 // Record an error on A and the thread; returns info.
 #define K2_MATRIX_FAIL(A, info, ...) \

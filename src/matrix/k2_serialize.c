@@ -5,10 +5,12 @@
 // arrays exactly as they lie in memory (little-endian 64-bit words). Storing the derived arrays
 // (directory, top codes, bottom codes) too lets K2_Matrix_load use the image in place: the arrays of
 // the loaded tree point into one block holding the file (tree.borrowed): a private copy, or the
-// file itself mapped when it cannot change (see K2_Matrix_load). Nothing is trusted before
+// file itself mapped when it cannot change (see k2_serialize_load). Nothing is trusted before
 // it is checked: header checksum, sizes against each other and against the file length (with
 // overflow checks), every zero padding byte, section checksums (XXH3-64), then the structure
 // (k2_tree_check). Every byte of a valid image is thus covered by a check.
+#include "matrix/k2_serialize.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -394,26 +396,20 @@ static GrB_Info matrix_adopt(K2_Matrix *A, k2_tree *t, const K2_Format *fmt, dou
   return GrB_SUCCESS;
 }
 
-// ---- public calls --------------------------------------------------------------------------
+// ---- entry points (k2_serialize.h) ----------------------------------------------------------
 
-GrB_Info K2_Matrix_serializeSize(GrB_Index *size, K2_Matrix A) {
-  GrB_Info info = k2_matrix_check(A, "K2_Matrix_serializeSize");
+GrB_Info k2_serialize_size(GrB_Index *size, K2_Matrix A) {
+  GrB_Info info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  if (size == NULL) K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_serializeSize: size is NULL");
-  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   k2f_image im;
   if ((info = image_plan(&im, A, false)) != GrB_SUCCESS) return info;
   *size = im.file_bytes;
   return GrB_SUCCESS;
 }
 
-GrB_Info K2_Matrix_serialize(void *blob, GrB_Index *size, K2_Matrix A) {
-  GrB_Info info = k2_matrix_check(A, "K2_Matrix_serialize");
+GrB_Info k2_serialize_image(void *blob, GrB_Index *size, K2_Matrix A) {
+  GrB_Info info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  if (blob == NULL || size == NULL)
-    K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_serialize: %s is NULL",
-                   blob == NULL ? "blob" : "size");
-  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   k2f_image im;
   if ((info = image_plan(&im, A, true)) != GrB_SUCCESS) return info;
   if (*size < im.file_bytes)
@@ -427,9 +423,7 @@ GrB_Info K2_Matrix_serialize(void *blob, GrB_Index *size, K2_Matrix A) {
   return GrB_SUCCESS;
 }
 
-GrB_Info K2_Matrix_deserialize(K2_Matrix *A, const void *blob, GrB_Index size) {
-  if (A == NULL || blob == NULL)
-    K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_deserialize: %s is NULL", A == NULL ? "A" : "blob");
+GrB_Info k2_serialize_read(K2_Matrix *A, const void *blob, GrB_Index size) {
   k2_tree t;
   K2_Format fmt;
   double weight;
@@ -438,11 +432,9 @@ GrB_Info K2_Matrix_deserialize(K2_Matrix *A, const void *blob, GrB_Index size) {
   return matrix_adopt(A, &t, &fmt, weight);
 }
 
-GrB_Info K2_Matrix_save(K2_Matrix A, const char *path) {
-  GrB_Info info = k2_matrix_check(A, "K2_Matrix_save");
+GrB_Info k2_serialize_save(K2_Matrix A, const char *path) {
+  GrB_Info info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  if (path == NULL) K2_MATRIX_FAIL(A, GrB_NULL_POINTER, "K2_Matrix_save: path is NULL");
-  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   k2f_image im;
   if ((info = image_plan(&im, A, true)) != GrB_SUCCESS) return info;
 
@@ -504,9 +496,7 @@ static GrB_Info file_copy(void **out, int fd, const struct stat *st, const char 
   return GrB_SUCCESS;
 }
 
-GrB_Info K2_Matrix_load(K2_Matrix *A, const char *path) {
-  if (A == NULL || path == NULL)
-    K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_load: %s is NULL", A == NULL ? "A" : "path");
+GrB_Info k2_serialize_load(K2_Matrix *A, const char *path) {
   char name[300];
   snprintf(name, sizeof name, "K2_Matrix_load: %s", path);
   if (k2_atomic_file_is_temporary(path))

@@ -1,4 +1,5 @@
-// k2_error.c: thread-local last error message and its source location.
+// k2_error.c: thread-local last error message and its source location; the names of GrB_Info
+// codes.
 // SPDX-License-Identifier: Apache-2.0
 #include "util/k2_error.h"
 

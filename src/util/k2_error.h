@@ -32,6 +32,9 @@ const char *k2_error_where(void);
 const char *k2_error_info_name(GrB_Info info);
 // Print each recorded failure and its location on stderr (the burble).
 void k2_error_set_burble(bool on);
+// The name of a GrB_Info code ("GrB_OUT_OF_MEMORY"; K2_info_name): a static string, or for a
+// value GraphBLAS 7.4 does not define "unknown GrB_Info N" in a buffer of the calling thread.
+const char *k2_error_info_name(GrB_Info info);
 
 #define K2_FAIL(info, ...) return k2_error_set_at(__FILE__, __LINE__, (info), __VA_ARGS__)
 
