@@ -63,8 +63,13 @@ static void test_fusion_on_device(void **state) {
   k2_coo_random(&L, n, n, UINT64_C(1) << 16, &rng);
   K2_Matrix A = k2_test_matrix(&L, NULL);
   K2_DeviceOffsets offsets0;
+  GrB_Index tile0 = 0;
   K2_ASSERT_OK(K2_Device_getOffsets(&offsets0));
+  K2_ASSERT_OK(K2_Device_getTileSize(&tile0));
   K2_ASSERT_OK(K2_Device_setOffsets(K2_OFFSETS_DIRECTORY));  // fusion needs directory offsets
+  // tiles of 1024 codes: the traversal takes many launches (with the default 2^20 this small
+  // tree is one launch either way)
+  K2_ASSERT_OK(K2_Device_setTileSize(1024));
 
   // the launches of one right product on a tree-only copy
   K2_DeviceBytes fused, unfused;
@@ -96,6 +101,7 @@ static void test_fusion_on_device(void **state) {
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
   K2_ASSERT_OK(K2_set_strict(false));
   K2_ASSERT_OK(K2_Device_setOffsets(offsets0));
+  K2_ASSERT_OK(K2_Device_setTileSize(tile0));
   K2_ASSERT_OK(K2_Device_setFusion(true));
   free(x);
   free(y);
