@@ -61,7 +61,12 @@ static void test_fusion_on_device(void **state) {
   k2_rng rng = {7};
   k2_coo_list L;
   k2_coo_random(&L, n, n, UINT64_C(1) << 16, &rng);
-  K2_Matrix A = k2_test_matrix(&L, NULL);
+  // a top level of at most 16 nodes: the traversal expands from near the root (with the
+  // default top of up to 2^16 nodes this small tree needs no expansion at all)
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.top_max_log = 4;
+  K2_Matrix A = k2_test_matrix(&L, &fmt);
   K2_DeviceOffsets offsets0;
   GrB_Index tile0 = 0;
   K2_ASSERT_OK(K2_Device_getOffsets(&offsets0));
