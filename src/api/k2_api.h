@@ -45,6 +45,23 @@ GrB_Info k2_api_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
                                  GrB_BinaryOp accum, GrB_Semiring s, GrB_Type atype,
                                  GrB_Type btype, int kind, GrB_Descriptor desc, bool k2_second);
 
+// The vector products' reusable arrays (src/api/k2_workspace.c), the calling thread's own.
+// Between calls x_present and y_present are all zero; x, x_values, y and the lists hold
+// anything. A call that leaves y_present otherwise (an engine wrote all of y, or failed)
+// drops y with k2_workspace_drop_y.
+typedef struct {
+  uint64_t x_cap, y_cap;  // entries of the x and y arrays (values 8 bytes each)
+  void *x, *x_values;     // dense input values; the extracted values of u, in list order
+  uint8_t *x_present;
+  uint64_t *x_list;       // the indices of u's entries
+  void *y;
+  uint8_t *y_present;
+  uint64_t *y_list;       // the indices of the outputs, as an engine lists them
+} k2_workspace;
+GrB_Info k2_workspace_get(k2_workspace **w, uint64_t nx, uint64_t ny);
+void k2_workspace_drop_y(k2_workspace *w);
+void k2_workspace_release(void);  // the calling thread's (K2_finalize)
+
 // One product call as the front door sees it (src/api/k2_call.c): K2_mxv, K2_vxm, K2_mxm and
 // K2_mxm_right fill the first part, k2_api_call_check the rest. Vectors are n x 1 matrices, and
 // in K2_vxm u and w enter as the rows u' and w' (1 x n).
@@ -78,6 +95,11 @@ const char *k2_api_call_fallback(const k2_api_call *call, const char *extra, cha
 GrB_Info k2_api_call_empty(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M,
                            GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A, GrB_Descriptor desc);
 
+// How many entries each row (left: column) of A holds, cached like the occupancy: with every
+// u(j) present, a PLUS product with a constant multiply (PLUS_PAIR: LAGraph's degrees) is the
+// constant times the degree, so it needs no traversal after the first.
+GrB_Info k2_api_degrees(const int64_t **deg, K2_Matrix A, bool left);
+
 // The return of a public product: a failure that recorded no message gets one naming fn and
 // the code (the entry point clears the message first). Returns info.
 GrB_Info k2_api_done(const char *fn, GrB_Info info);
@@ -110,9 +132,29 @@ bool k2_api_real_type(GrB_Type t);
 GrB_Info k2_api_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
                                 k2_type t, bool values);
 
-// Bytes per entry, 1 = skip (masked out), from a mask of length n (NULL when nothing to skip).
-GrB_Info k2_api_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
-                                  bool structure);
+// u's entries (at most W->x_cap) into the workspace: their indices in W->x_list, ascending,
+// their values (cast to t; with values false none) scattered into W->x, W->x_present set.
+// *count entries. k2_api_vector_unscatter clears the presence bytes again.
+GrB_Info k2_api_vector_scatter(k2_workspace *W, GrB_Vector u, k2_type t, bool values,
+                               uint64_t *count);
+void k2_api_vector_unscatter(k2_workspace *W, uint64_t count);
+
+// The skip bytes of a mask without a copy, where it has them: a complemented structural mask
+// held as a bitmap skips exactly its presence bytes (valid while the mask is unchanged).
+// *allowed: how many entries it lets through. False: build them (k2_api_skip_from_mask).
+bool k2_api_skip_borrow(const uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
+                        bool comp, bool structure);
+
+// An engine's listed outputs (W->y_list[0, k), values in W->y) as the arrays of a sparse
+// vector (malloc'd, for GxB_Vector_pack_CSC), without those skip marks; W->y_present is all
+// zero again, even on failure.
+GrB_Info k2_api_result_compact(k2_workspace *W, uint64_t k, const uint8_t *skip, k2_type t,
+                               GrB_Index **I, void **X, uint64_t *nvals);
+
+// Bytes per entry, 1 = skip (masked out), from a mask of length n (NULL when nothing to skip);
+// *allowed: how many entries it lets through.
+GrB_Info k2_api_skip_from_mask(uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
+                               bool comp, bool structure);
 
 // Occupancy of A's rows (left: columns): one byte each, 1 iff it holds an entry, and their
 // number; computed by one engine product on first use and cached on the matrix until it changes.

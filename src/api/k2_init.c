@@ -54,6 +54,7 @@ GrB_Info K2_finalize(void) {
   if (k2_init_count == 0) return GrB_SUCCESS;
   if (--k2_init_count > 0) return GrB_SUCCESS;
   k2_cuda_trim();  // the CUDA engine's shared workspace
+  k2_workspace_release();
   if (k2_owns_graphblas) GrB_finalize();
   k2_owns_graphblas = false;
   return GrB_SUCCESS;

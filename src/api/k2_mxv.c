@@ -1,17 +1,24 @@
 // k2_mxv.c: K2_mxv and K2_vxm with GraphBLAS semantics.
 // SPDX-License-Identifier: Apache-2.0
 //
-// The native path turns u into a dense array of the semiring's type (GraphBLAS typecasts it),
-// runs one engine product into dense values + presence bytes, and hands them to GraphBLAS as a
-// bitmap vector T in O(1). Mask, accumulator, replace and the cast to w's type are then
-// exactly GraphBLAS's: w<mask> = accum (w, T) by GrB_Vector_apply with the identity. Without
-// mask and accumulator and with w of T's type, T's arrays move into w directly.
+// The native path has two forms. Dense: u becomes a dense array of the semiring's type
+// (GraphBLAS typecasts it), one engine product writes dense values + presence bytes, and they
+// go to GraphBLAS as a bitmap vector T in O(1). Sparse, when u holds a few entries or the mask
+// allows a few outputs: u's entries are scattered into the thread's reused workspace, the
+// engine prunes the tree by them and by the mask and lists the outputs it wrote, and T is a
+// sparse vector of those, so that the call costs what the traversal costs and not O(n).
+// Mask, accumulator, replace and the cast to w's type are then exactly GraphBLAS's:
+// w<mask> = accum (w, T) by GrB_Vector_apply with the identity. Without mask and accumulator,
+// or with replace and a T that already obeys the mask, and with w of T's type, T's arrays move
+// into w directly.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "api/k2_api.h"
 #include "dispatch/k2_dispatch.h"
+#include "engine/k2_values.h"
 #include "matrix/k2_matrix.h"
 #include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
@@ -31,26 +38,52 @@ static GrB_Index k2_count_present(const uint8_t *p, GrB_Index n) {
   return c;
 }
 
-// T as GraphBLAS's vector: bitmap (values y, presence y_present) or, with y_present NULL, full.
-// Ownership of the arrays moves into T on success.
-static GrB_Info k2_api_pack(GrB_Vector T, void **y, uint8_t **y_present, GrB_Index n,
-                               GrB_Index nvals, size_t ts) {
-  GrB_Index ysize = (n > 0 ? n : 1) * ts, psize = n > 0 ? n : 1;
-  if (*y_present == NULL) return GxB_Vector_pack_Full(T, y, ysize, false, NULL);
-  if (nvals == K2_NVALS_UNKNOWN) nvals = k2_count_present(*y_present, n);
-  return GxB_Vector_pack_Bitmap(T, (int8_t **)y_present, y, psize, ysize, false, nvals, NULL);
+// The product's result T, as the engines leave it: sparse (indices and values of nvals
+// entries), bitmap (values and presence bytes of n entries) or full (values only). The arrays
+// are malloc'd; packing moves them into a GrB_Vector.
+typedef struct {
+  void *values;
+  uint8_t *present;    // bitmap: one byte per entry
+  GrB_Index *indices;  // sparse: the entries' indices, ascending
+  GrB_Index n, nvals;  // nvals K2_NVALS_UNKNOWN: count the presence bytes
+} k2_result;
+
+static void k2_result_free(k2_result *R) {
+  free(R->values);
+  free(R->present);
+  free(R->indices);
+  R->values = NULL;
+  R->present = NULL;
+  R->indices = NULL;
 }
 
-// w<mask> = accum (w, T) where T is given by y / y_present (ownership taken on success;
-// y_present NULL: every entry present) with nvals entries (K2_NVALS_UNKNOWN: count them).
-GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
-                                 GrB_Type wtype, k2_type t, void **y, uint8_t **y_present,
-                                 GrB_Index n, GrB_Index nvals, bool replace, bool comp,
-                                 bool structure, const char *fn) {
+// T into the GrB_Vector V (ownership of R's arrays moves into V on success).
+static GrB_Info k2_api_pack(GrB_Vector V, k2_result *R, size_t ts) {
+  const GrB_Index n = R->n;
+  if (R->indices != NULL) {
+    return GxB_Vector_pack_CSC(V, &R->indices, &R->values, (R->nvals > 0 ? R->nvals : 1) * sizeof(GrB_Index),
+                               (R->nvals > 0 ? R->nvals : 1) * ts, false, R->nvals, false, NULL);
+  }
+  GrB_Index ysize = (n > 0 ? n : 1) * ts, psize = n > 0 ? n : 1;
+  if (R->present == NULL) return GxB_Vector_pack_Full(V, &R->values, ysize, false, NULL);
+  if (R->nvals == K2_NVALS_UNKNOWN) R->nvals = k2_count_present(R->present, n);
+  return GxB_Vector_pack_Bitmap(V, (int8_t **)&R->present, &R->values, psize, ysize, false,
+                                R->nvals, NULL);
+}
+
+// w<mask> = accum (w, T) (R's arrays are taken on success and freed on failure).
+// mask_applied: T holds no entry that the mask excludes, so that with replace and no
+// accumulator w is T itself.
+static GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
+                                     GrB_Type wtype, k2_type t, k2_result *R, bool replace,
+                                     bool comp, bool structure, bool mask_applied,
+                                     const char *fn) {
   size_t ts = k2_type_size(t);
   GrB_Info info;
-  if (mask == NULL && !comp && accum == NULL && wtype == k2_type_grb(t)) {
-    info = k2_api_pack(w, y, y_present, n, nvals, ts);
+  const bool no_mask = mask == NULL && !comp;
+  if (accum == NULL && wtype == k2_type_grb(t) && (no_mask || (replace && mask_applied))) {
+    info = k2_api_pack(w, R, ts);
+    k2_result_free(R);
     if (info != GrB_SUCCESS) {
       K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the result into w", fn);
     }
@@ -58,15 +91,19 @@ GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
   }
   // T goes in as a bitmap even when every entry is present: 7.4's accumulation of a full T
   // into an iso w under a sparse valued mask (GB_subassign_08n) crashes
-  if (*y_present == NULL) {
-    *y_present = malloc(n > 0 ? n : 1);
-    if (*y_present == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn, (unsigned long long)n);
-    memset(*y_present, 1, n);
-    nvals = n;
+  if (R->indices == NULL && R->present == NULL) {
+    R->present = malloc(R->n > 0 ? R->n : 1);
+    if (R->present == NULL) {
+      k2_result_free(R);
+      K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn, (unsigned long long)R->n);
+    }
+    memset(R->present, 1, R->n);
+    R->nvals = R->n;
   }
   GrB_Vector T = NULL;
-  info = GrB_Vector_new(&T, k2_type_grb(t), n);
-  if (info == GrB_SUCCESS) info = k2_api_pack(T, y, y_present, n, nvals, ts);
+  info = GrB_Vector_new(&T, k2_type_grb(t), R->n);
+  if (info == GrB_SUCCESS) info = k2_api_pack(T, R, ts);
+  k2_result_free(R);
   if (info == GrB_SUCCESS) {
     info = GrB_Vector_apply(w, mask, accum, k2_type_identity_op(t), T,
                             k2_api_desc(replace, comp, structure));
@@ -130,6 +167,143 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   return info;
 }
 
+// y[i] = w added deg[i] times, in the product's type (integers wrap as the engines' sums do).
+static void k2_fill_by_degree(void *y, k2_type t, const int64_t *deg, uint64_t n, double w) {
+  switch (t) {
+    case K2_T_INT32: {
+      const int32_t wv = k2_double_to_int32(w);
+      for (uint64_t i = 0; i < n; i++) ((int32_t *)y)[i] = (int32_t)((uint32_t)deg[i] * (uint32_t)wv);
+      break;
+    }
+    case K2_T_INT64: {
+      const int64_t wv = k2_double_to_int64(w);
+      for (uint64_t i = 0; i < n; i++) ((int64_t *)y)[i] = (int64_t)((uint64_t)deg[i] * (uint64_t)wv);
+      break;
+    }
+    case K2_T_FP32: {
+      const float wv = (float)w;
+      for (uint64_t i = 0; i < n; i++) ((float *)y)[i] = (float)deg[i] * wv;
+      break;
+    }
+    default: {  // FP64 (PLUS is never BOOL here: PLUS_BOOL is LOR)
+      for (uint64_t i = 0; i < n; i++) ((double *)y)[i] = (double)deg[i] * w;
+      break;
+    }
+  }
+}
+
+// The product with dense arrays (u's own where they serve, see k2_api_vector_dense) into a
+// bitmap or full result R. *how: "the cached degrees" when they gave the answer.
+static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, const char **how,
+                                 K2_Matrix A, GrB_Vector u, k2_type t, bool reads_vec,
+                                 GrB_Index wn, const char *fn) {
+  const size_t ts = k2_type_size(t);
+  void *x = NULL, *y = NULL;
+  uint8_t *xp = NULL, *yp = NULL;
+  bool borrowed = false;  // x, xp are u's own arrays (read in place, never freed here)
+  GrB_Info info = k2_api_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
+  if (info != GrB_SUCCESS) return info;
+  // Every u(j) present: T's structure is A's row (column) occupancy, known in advance, so the
+  // engine tracks no presence and T is full when every row is occupied.
+  const uint8_t *occ = NULL;
+  uint64_t occ_count = 0;
+  if (xp == NULL) info = k2_api_occupancy(&occ, &occ_count, A, P->left);
+  if (info == GrB_SUCCESS) {
+    y = malloc((wn > 0 ? wn : 1) * ts);
+    // masked-out entries need no presence either: the mask drops them when T is applied
+    if (occ == NULL || occ_count < wn) yp = malloc(wn > 0 ? wn : 1);
+    if (y == NULL || ((occ == NULL || occ_count < wn) && yp == NULL)) {
+      k2_error_set(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn, (unsigned long long)wn);
+      info = GrB_OUT_OF_MEMORY;
+    }
+  }
+  if (info == GrB_SUCCESS) {
+    P->x = x;
+    P->x_present = xp;
+    P->y = y;
+    P->y_present = occ == NULL ? yp : NULL;
+    if (xp == NULL && P->monoid == K2_MON_PLUS && P->mult == K2_MUL_CONST) {
+      // every u(j) present and a constant multiply: y = w times each row's degree (cached)
+      const int64_t *deg = NULL;
+      info = k2_api_degrees(&deg, A, P->left);
+      if (info == GrB_SUCCESS) k2_fill_by_degree(y, P->type, deg, wn, P->w);
+      *how = "the cached degrees";
+    } else {
+      info = k2_dispatch_product(A, P, ran);
+    }
+  }
+  // u is no longer needed: w may be u itself (aliasing), and packing into w releases its arrays
+  if (!borrowed) {
+    free(x);
+    free(xp);
+  }
+  if (info != GrB_SUCCESS) {
+    free(y);
+    free(yp);
+    return info;
+  }
+  if (occ != NULL && yp != NULL) memcpy(yp, occ, wn);
+  R->values = y;
+  R->present = yp;
+  R->nvals = occ != NULL ? occ_count : K2_NVALS_UNKNOWN;
+  return GrB_SUCCESS;
+}
+
+// The product on the thread's workspace: u's entries scattered (sparse_in) or u dense, and the
+// engine's listed outputs compacted into a sparse result R, so that nothing costs O(n) but
+// the traversal. An engine that writes all of y gives a bitmap result instead.
+static GrB_Info k2_product_sparse(k2_product *P, k2_result *R, K2_Engine *ran, K2_Matrix A,
+                                  GrB_Vector u, k2_type t, bool reads_vec, bool sparse_in,
+                                  GrB_Index un, GrB_Index wn) {
+  GrB_Info info = GrB_SUCCESS;
+  k2_workspace *W = NULL;
+  if ((info = k2_workspace_get(&W, un, wn)) != GrB_SUCCESS) return info;
+  void *x = NULL;
+  uint8_t *xp = NULL;
+  bool borrowed = false;
+  uint64_t nx = 0;
+  if (sparse_in) {
+    info = k2_api_vector_scatter(W, u, t, reads_vec, &nx);
+    P->x = W->x;
+    P->x_present = W->x_present;
+    P->x_list = W->x_list;
+    P->x_count = nx;
+  } else {
+    info = k2_api_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
+    P->x = x;
+    P->x_present = xp;
+  }
+  uint64_t ny = K2_Y_DENSE;
+  if (info == GrB_SUCCESS) {
+    P->y = W->y;
+    P->y_present = W->y_present;
+    P->y_list = W->y_list;
+    P->y_count = &ny;
+    info = k2_dispatch_product(A, P, ran);
+  }
+  if (sparse_in) {
+    k2_api_vector_unscatter(W, nx);
+  } else if (!borrowed) {
+    free(x);
+    free(xp);
+  }
+  if (info != GrB_SUCCESS) {
+    k2_workspace_drop_y(W);  // y_present may be half written
+    return info;
+  }
+  if (ny != K2_Y_DENSE) {
+    return k2_api_result_compact(W, ny, P->y_skip, t, &R->indices, &R->values, &R->nvals);
+  }
+  // the engine wrote all of y: its arrays become the result, the workspace gets fresh ones
+  R->values = W->y;
+  R->present = W->y_present;
+  R->nvals = K2_NVALS_UNKNOWN;
+  W->y = NULL;
+  W->y_present = NULL;
+  k2_workspace_drop_y(W);
+  return GrB_SUCCESS;
+}
+
 static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
                                   GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
                                   GrB_Vector u, GrB_Descriptor desc, bool vxm) {
@@ -176,74 +350,57 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   k2_product P;
   memset(&P, 0, sizeof P);
   k2_semiring_setup(&P, &c, A->weight);
-  size_t ts = k2_type_size(c.type);
-  void *x = NULL, *y = NULL;
-  uint8_t *xp = NULL, *yp = NULL, *skip = NULL;
-  bool borrowed = false;  // x, xp are u's own arrays (read in place, never freed here)
-#define K2_FREE_WORK                                                    \
-  do {                                                                  \
-    if (!borrowed) {                                                    \
-      free(x);                                                          \
-      free(xp);                                                         \
-    }                                                                   \
-    free(y);                                                            \
-    free(yp);                                                           \
-    free(skip);                                                         \
-  } while (0)
-  K2_TRY(k2_api_vector_dense(&x, &xp, &borrowed, u, c.type, c.reads_vec));
-  // Every u(j) present: T's structure is A's row (column) occupancy, known in advance, so the
-  // engine tracks no presence and T is full when every row is occupied.
-  const uint8_t *occ = NULL;
-  uint64_t occ_count = 0;
-  if (xp == NULL) K2_TRY(k2_api_occupancy(&occ, &occ_count, A, left));
+  P.left = left;
+  P.batch = 1;
+  GrB_Index unv = 0;
+  if ((info = GrB_Vector_nvals(&unv, u)) != GrB_SUCCESS) K2_FAIL(info, "%s: u is not a valid GrB_Vector", fn);
+
+  // The mask as skip bytes: the mask's own where it has them, else built (O(n))
+  const uint8_t *skip = NULL;
+  uint8_t *skip_own = NULL;
+  uint64_t allowed = wn;
   if (mask != NULL || comp) {
     if (mask == NULL) {
       // complement of no mask: nothing may be written; GraphBLAS still computes nothing useful
-      skip = malloc(wn > 0 ? wn : 1);
-      if (skip != NULL) memset(skip, 1, wn);
-    } else {
-      K2_TRY(k2_api_skip_from_mask(&skip, mask, wn, comp, structure));
+      skip_own = malloc(wn > 0 ? wn : 1);
+      if (skip_own == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn, (unsigned long long)wn);
+      memset(skip_own, 1, wn);
+      allowed = 0;
+    } else if (!k2_api_skip_borrow(&skip, &allowed, mask, wn, comp, structure)) {
+      if ((info = k2_api_skip_from_mask(&skip_own, &allowed, mask, wn, comp, structure)) != GrB_SUCCESS) return info;
     }
+    if (skip_own != NULL) skip = skip_own;
+    P.y_skip = skip;
+    P.y_allowed_known = true;
+    P.y_allowed = allowed;
   }
-  y = malloc((wn > 0 ? wn : 1) * ts);
-  // masked-out entries need no presence either: the mask drops them when T is applied
-  if (occ == NULL || occ_count < wn) yp = malloc(wn > 0 ? wn : 1);
-  if (y == NULL || ((occ == NULL || occ_count < wn) && yp == NULL) ||
-      ((mask != NULL || comp) && skip == NULL)) {
-    K2_FREE_WORK;
-    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn,
-            (unsigned long long)wn);
-  }
-  P.left = left;
-  P.batch = 1;
-  P.x = x;
-  P.x_present = xp;
-  P.y = y;
-  P.y_present = occ == NULL ? yp : NULL;
-  P.y_skip = skip;
+  // a few inputs or a few allowed outputs: the engines may prune and list their outputs, and
+  // the cost outside the traversal follows the entries (the reused workspace, a sparse result)
+  const bool sparse_in = unv * 8 <= un && unv < un;
+  const bool sparse = sparse_in || allowed * 8 <= wn;
+  const char *how = NULL;
   K2_Engine ran = K2_ENGINE_AUTO;
-  K2_TRY(k2_dispatch_product(A, &P, &ran));
-  if (occ != NULL && yp != NULL) memcpy(yp, occ, wn);
+  k2_result R = {.n = wn, .nvals = K2_NVALS_UNKNOWN};
+  info = sparse ? k2_product_sparse(&P, &R, &ran, A, u, c.type, c.reads_vec, sparse_in, un, wn)
+                : k2_product_dense(&P, &R, &ran, &how, A, u, c.type, c.reads_vec, wn, fn);
+  free(skip_own);
+  if (info != GrB_SUCCESS) return info;
+  if (how == NULL) how = K2_engine_name(ran);
   K2_Path path = ran == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
-  // u is no longer needed: w may be u itself (aliasing), and packing into w releases its arrays
-  if (!borrowed) {
-    free(x);
-    free(xp);
-  }
-  free(skip);
-  x = NULL;
-  xp = skip = NULL;
-  K2_TRY(k2_api_finish_vector(w, mask, accum, wt, c.type, &y, &yp, wn,
-                                 occ != NULL ? occ_count : K2_NVALS_UNKNOWN, replace, comp,
-                                 structure, fn));
-  K2_FREE_WORK;
-#undef K2_FREE_WORK
+  // exact for a sparse result (compacted without the masked-out entries)
+  const bool mask_applied = R.indices != NULL;
+  const GrB_Index tn = R.indices != NULL ? R.nvals : K2_NVALS_UNKNOWN;
+  info = k2_api_finish_vector(w, mask, accum, wt, c.type, &R, replace, comp, structure,
+                              mask_applied, fn);
+  if (info != GrB_SUCCESS) return info;
   k2_api_set_path(path);
   if (k2_api_burble()) {
-    k2_api_say(fn, path, "%s, %s product (%s engine), %s mask%s%s, %.3f ms", c.name,
-                  left ? "left" : "right", K2_engine_name(ran),
-                  mask == NULL ? "no" : structure ? "structural" : "valued",
-                  comp ? " complemented" : "", accum ? ", accum" : "", 1e3 * (k2_now() - t0));
+    char result[64] = "dense result";
+    if (tn != K2_NVALS_UNKNOWN) snprintf(result, sizeof result, "%llu entries listed", (unsigned long long)tn);
+    k2_api_say(fn, path, "%s, %s product (%s), %llu input entries, %s mask%s%s, %s, %.3f ms",
+               c.name, left ? "left" : "right", how, (unsigned long long)unv,
+               mask == NULL ? "no" : structure ? "structural" : "valued",
+               comp ? " complemented" : "", accum ? ", accum" : "", result, 1e3 * (k2_now() - t0));
   }
   return GrB_SUCCESS;
 }

@@ -144,9 +144,10 @@ oom:
   K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory reading a vector of %llu entries", (unsigned long long)n);
 }
 
-GrB_Info k2_api_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, bool comp,
-                                  bool structure) {
+GrB_Info k2_api_skip_from_mask(uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
+                               bool comp, bool structure) {
   *skip = NULL;
+  *allowed = 0;
   GrB_Index nv;
   GrB_Info info = GrB_Vector_nvals(&nv, mask);
   if (info != GrB_SUCCESS) return info;
@@ -168,12 +169,92 @@ GrB_Info k2_api_skip_from_mask(uint8_t **skip, GrB_Vector mask, GrB_Index n, boo
   }
   // allowed(i) = m(i) xor comp, m(i) = present (structural) or present and true (valued)
   memset(s, comp ? 0 : 1, n);
+  uint64_t in_mask = 0;
   for (GrB_Index k = 0; k < nv; k++) {
-    if (structure || X[k]) s[I[k]] = comp ? 1 : 0;
+    if (structure || X[k]) {
+      s[I[k]] = comp ? 1 : 0;
+      in_mask++;
+    }
   }
+  *allowed = comp ? n - in_mask : in_mask;
   free(I);
   free(X);
 #undef K2_FREE_WORK
   *skip = s;
+  return GrB_SUCCESS;
+}
+
+static int k2_cmp_index(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+GrB_Info k2_api_vector_scatter(k2_workspace *W, GrB_Vector u, k2_type t, bool values,
+                               uint64_t *count) {
+  *count = 0;
+  GrB_Index nv = W->x_cap;
+  GrB_Info info = k2_extract(W->x_list, values ? W->x_values : NULL, &nv, u, t);
+  if (info != GrB_SUCCESS) {
+    K2_FAIL(info, "reading the entries of u failed");
+  }
+  const size_t ts = k2_type_size(t);
+  bool ascending = true;
+  for (GrB_Index k = 0; k < nv; k++) {
+    const uint64_t i = W->x_list[k];
+    W->x_present[i] = 1;
+    if (values) memcpy((char *)W->x + i * ts, (const char *)W->x_values + k * ts, ts);
+    if (k > 0 && W->x_list[k - 1] >= i) ascending = false;
+  }
+  // GraphBLAS lists a vector's entries in order; the engines rely on it, so make sure
+  if (!ascending) qsort(W->x_list, nv, sizeof(uint64_t), k2_cmp_index);
+  *count = nv;
+  return GrB_SUCCESS;
+}
+
+void k2_api_vector_unscatter(k2_workspace *W, uint64_t count) {
+  for (uint64_t k = 0; k < count; k++) W->x_present[W->x_list[k]] = 0;
+}
+
+bool k2_api_skip_borrow(const uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
+                        bool comp, bool structure) {
+  // a complemented structural mask skips exactly its entries: a bitmap's presence bytes
+  if (!comp || !structure) return false;
+  GrB_Index nv;
+  if (GrB_Vector_nvals(&nv, mask) != GrB_SUCCESS) return false;
+  GxB_Iterator it = NULL;
+  if (GxB_Iterator_new(&it) != GrB_SUCCESS) return false;
+  bool ok = GxB_Vector_Iterator_attach(it, mask, NULL) == GrB_SUCCESS &&
+            it->A_sparsity == GxB_BITMAP && it->Ab != NULL;
+  if (ok) {
+    *skip = (const uint8_t *)it->Ab;
+    *allowed = n - nv;
+  }
+  GxB_Iterator_free(&it);
+  return ok;
+}
+
+GrB_Info k2_api_result_compact(k2_workspace *W, uint64_t k, const uint8_t *skip, k2_type t,
+                               GrB_Index **I, void **X, uint64_t *nvals) {
+  const size_t ts = k2_type_size(t);
+  GrB_Index *ii = malloc((k > 0 ? k : 1) * sizeof(GrB_Index));
+  char *xx = malloc((k > 0 ? k : 1) * ts);
+  uint64_t m = 0;
+  for (uint64_t q = 0; q < k; q++) {
+    const uint64_t i = W->y_list[q];
+    W->y_present[i] = 0;
+    // the engines may compute a masked-out entry: drop it, so the result obeys the mask
+    if ((skip != NULL && skip[i]) || ii == NULL || xx == NULL) continue;
+    ii[m] = i;
+    memcpy(xx + m * ts, (const char *)W->y + i * ts, ts);
+    m++;
+  }
+  if (ii == NULL || xx == NULL) {
+    free(ii);
+    free(xx);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for a result of %llu entries", (unsigned long long)k);
+  }
+  *I = ii;
+  *X = xx;
+  *nvals = m;
   return GrB_SUCCESS;
 }

@@ -11,6 +11,8 @@
 #include "engine/k2_engine.h"
 #include "util/k2_alloc.h"
 
+_Thread_local uint64_t k2_omp_pruned_expanded;
+
 static void k2_omp_state_free(void *state) {
   k2_omp_state *s = state;
   if (s == NULL) return;

@@ -30,6 +30,10 @@ uint64_t k2_omp_plan_bytes(const k2_omp_plan *plan);
 // malloc'd array of *count entries (free it with free()), K2_DECLINED where it does not apply
 // (no cached bottom codes, leaves other than 2x2, a side over 2^26), or a GrB_Info error code.
 int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count);
+// Internal nodes the last pruned product of this thread expanded (k2_omp_pruned.inc; a test
+// hook that proves the pruning: a few inputs visit the paths to their entries, not the tree).
+extern _Thread_local uint64_t k2_omp_pruned_expanded;
+
 // Would the OpenMP engine read the decoded bottom level for this product (the plus kernel's case)?
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P);
 

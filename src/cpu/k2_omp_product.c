@@ -49,6 +49,8 @@ typedef struct {
 
 // The leaf action and the traversal, instantiated per (type, monoid, multiply).
 #include "cpu/k2_omp_kernels.inc"
+// The traversal pruned by the input and the mask.
+#include "cpu/k2_omp_pruned.inc"
 
 static pthread_once_t k2_omp_tables_once = PTHREAD_ONCE_INIT;  // per build of this file
 
@@ -301,6 +303,20 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   }
   k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
+  // a few present inputs or a few allowed outputs: the traversal pruned by both
+  {
+    bool pruned = false;
+    uint64_t *in = NULL, *out = NULL, nin = 0, nout = 0;
+    unsigned owned = 0;
+    int rc = k2_omp_pruned_plan(A, P, &pruned, &in, &nin, &out, &nout, &owned);
+    if (rc != 0) return rc;
+    if (pruned) {
+      rc = k2_omp_pruned(A, P, leaf, in, nin, out, nout);
+      if (owned & 1) free(in);
+      if (owned & 2) free(out);
+      return rc;
+    }
+  }
   const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, decoded, P);
   const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   const uint32_t last = A->levels - 1;

@@ -60,6 +60,8 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
         const k2_engine_need need = {&v, P};
         rc = k2_slot_build(A, (k2_slot_id)e->slot, e->ops, e->ready, e->prepare, &need, &state);
       }
+      // an engine that does not list its outputs writes them all (k2_kernels.h)
+      if (P->y_list != NULL) *P->y_count = K2_Y_DENSE;
       if (rc == 0) rc = e->product(&v, state, P);
       if (rc == K2_DECLINED) snprintf(why, sizeof why, "%s", k2_error_get());
     }

@@ -17,6 +17,8 @@ typedef enum {
   K2_SLOT_GRB,              // the API: the GrB_Matrix that fallbacks and K2_Matrix_getGrB use
   K2_SLOT_OCCUPIED_ROWS,    // the API: which rows hold an entry
   K2_SLOT_OCCUPIED_COLS,    // the API: which columns hold an entry
+  K2_SLOT_DEGREE_ROWS,      // the API: how many entries each row holds
+  K2_SLOT_DEGREE_COLS,      // the API: how many entries each column holds
   K2_SLOT_COUNT
 } k2_slot_id;
 
