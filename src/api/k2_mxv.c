@@ -204,15 +204,25 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
   GrB_Info info = k2_api_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
   if (info != GrB_SUCCESS) return info;
   // Every u(j) present: T's structure is A's row (column) occupancy, known in advance, so the
-  // engine tracks no presence and T is full when every row is occupied.
+  // engine tracks no presence and T is full when every row is occupied. With a constant
+  // multiply and PLUS, the values are known too: w times each row's degree (cached), and the
+  // degrees give the occupancy.
+  const bool by_degree = xp == NULL && P->monoid == K2_MON_PLUS && P->mult == K2_MUL_CONST;
+  const int64_t *deg = NULL;
   const uint8_t *occ = NULL;
   uint64_t occ_count = 0;
-  if (xp == NULL) info = k2_api_occupancy(&occ, &occ_count, A, P->left);
+  if (by_degree) {
+    info = k2_api_degrees(&deg, A, P->left);
+    for (GrB_Index i = 0; info == GrB_SUCCESS && i < wn; i++) occ_count += deg[i] != 0;
+  } else if (xp == NULL) {
+    info = k2_api_occupancy(&occ, &occ_count, A, P->left);
+  }
+  const bool need_presence = xp != NULL || occ_count < wn;
   if (info == GrB_SUCCESS) {
     y = malloc((wn > 0 ? wn : 1) * ts);
     // masked-out entries need no presence either: the mask drops them when T is applied
-    if (occ == NULL || occ_count < wn) yp = malloc(wn > 0 ? wn : 1);
-    if (y == NULL || ((occ == NULL || occ_count < wn) && yp == NULL)) {
+    if (need_presence) yp = malloc(wn > 0 ? wn : 1);
+    if (y == NULL || (need_presence && yp == NULL)) {
       k2_error_set(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn, (unsigned long long)wn);
       info = GrB_OUT_OF_MEMORY;
     }
@@ -221,12 +231,12 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
     P->x = x;
     P->x_present = xp;
     P->y = y;
-    P->y_present = occ == NULL ? yp : NULL;
-    if (xp == NULL && P->monoid == K2_MON_PLUS && P->mult == K2_MUL_CONST) {
-      // every u(j) present and a constant multiply: y = w times each row's degree (cached)
-      const int64_t *deg = NULL;
-      info = k2_api_degrees(&deg, A, P->left);
-      if (info == GrB_SUCCESS) k2_fill_by_degree(y, P->type, deg, wn, P->w);
+    P->y_present = xp != NULL ? yp : NULL;
+    if (by_degree) {
+      k2_fill_by_degree(y, P->type, deg, wn, P->w);
+      if (yp != NULL) {
+        for (GrB_Index i = 0; i < wn; i++) yp[i] = deg[i] != 0;
+      }
       *how = "the cached degrees";
     } else {
       info = k2_dispatch_product(A, P, ran);
@@ -245,7 +255,7 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
   if (occ != NULL && yp != NULL) memcpy(yp, occ, wn);
   R->values = y;
   R->present = yp;
-  R->nvals = occ != NULL ? occ_count : K2_NVALS_UNKNOWN;
+  R->nvals = xp == NULL ? occ_count : K2_NVALS_UNKNOWN;
   return GrB_SUCCESS;
 }
 
@@ -379,6 +389,8 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   const bool sparse_in = unv * 8 <= un && unv < un;
   const bool sparse = sparse_in || allowed * 8 <= wn;
   const char *how = NULL;
+  k2_product_report report = {0};
+  P.report = &report;
   K2_Engine ran = K2_ENGINE_AUTO;
   k2_result R = {.n = wn, .nvals = K2_NVALS_UNKNOWN};
   info = sparse ? k2_product_sparse(&P, &R, &ran, A, u, c.type, c.reads_vec, sparse_in, un, wn)
@@ -395,12 +407,24 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   if (info != GrB_SUCCESS) return info;
   k2_api_set_path(path);
   if (k2_api_burble()) {
-    char result[64] = "dense result";
+    // what was chosen and from what: u's entries and the mask's allowed outputs against the
+    // 1/8 rule, the engine's traversal, the form of the result
+    char result[64] = "a dense result", traversal[160] = "";
     if (tn != K2_NVALS_UNKNOWN) snprintf(result, sizeof result, "%llu entries listed", (unsigned long long)tn);
-    k2_api_say(fn, path, "%s, %s product (%s), %llu input entries, %s mask%s%s, %s, %.3f ms",
-               c.name, left ? "left" : "right", how, (unsigned long long)unv,
+    if (report.traversal != NULL) {
+      snprintf(traversal, sizeof traversal, ", %s", report.traversal);
+      if (report.expanded > 0) {
+        snprintf(traversal + strlen(traversal), sizeof traversal - strlen(traversal),
+                 " (%llu nodes expanded)", (unsigned long long)report.expanded);
+      }
+    }
+    k2_api_say(fn, path,
+               "%s, %s product, u %llu of %llu entries, %s mask%s (%llu outputs allowed)%s: "
+               "%s path, %s%s, %s, %.3f ms",
+               c.name, left ? "left" : "right", (unsigned long long)unv, (unsigned long long)un,
                mask == NULL ? "no" : structure ? "structural" : "valued",
-               comp ? " complemented" : "", accum ? ", accum" : "", result, 1e3 * (k2_now() - t0));
+               comp ? " complemented" : "", (unsigned long long)allowed, accum ? ", accum" : "",
+               sparse ? "sparse" : "dense", how, traversal, result, 1e3 * (k2_now() - t0));
   }
   return GrB_SUCCESS;
 }

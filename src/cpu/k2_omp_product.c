@@ -317,6 +317,7 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
       return rc;
     }
   }
+  if (P->report != NULL) P->report->traversal = "full";
   const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, decoded, P);
   const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
   const uint32_t last = A->levels - 1;

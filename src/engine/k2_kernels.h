@@ -61,9 +61,19 @@ typedef struct {
                              //   here, ascending, writing y and y_present only at them
                              //   (*y_count = how many), or writes all of y and y_present as
                              //   without a list (*y_count = K2_Y_DENSE)
+  struct k2_product_report *report;  // NULL, or where the engine says how it traversed
 } k2_product;
 
 #define K2_Y_DENSE UINT64_MAX
+
+// How an engine traversed the tree (for the burble): the whole tree, or pruned by the input's
+// list, by the mask's allowed outputs, or by both, with the lengths of the lists and the
+// internal nodes it expanded.
+typedef struct k2_product_report {
+  const char *traversal;     // static string; NULL: the engine did not say
+  uint64_t inputs, outputs;  // list lengths (0: that side was not pruned)
+  uint64_t expanded;
+} k2_product_report;
 
 // Size in bytes of one value of a type.
 static inline uint32_t k2_type_size(k2_type t) {

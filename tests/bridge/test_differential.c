@@ -18,6 +18,7 @@
 // (default 60) ends the test with its seed: a hang fails the test, not the CI run. After a
 // failed call, K2_error_string must hold that call's message, not an earlier one.
 #include "k2_test.h"
+#include "k2_grb_oracle.h"
 
 #include <math.h>
 #include <omp.h>
@@ -336,52 +337,9 @@ static void free_case_matrix(case_matrix *m) {
   free(m->adj);
 }
 
-// The matrix as GraphBLAS builds it (the oracle), all entries `weight`, held as sparse or bitmap
-// storage, never hypersparse: there SuiteSparse 7.4 computes positional multiplies wrongly
-// (test_positional checks k2grb against a dense oracle on those shapes) and crashes on some
-// products with a full valued mask (seed 1007171, test_fallback_regressions).
+// The matrix as GraphBLAS builds it (the oracle): k2_grb_oracle.h.
 static GrB_Matrix oracle_matrix(const case_matrix *m, double weight) {
-  GrB_Matrix G = NULL;
-  double *X = malloc((m->ne + 1) * sizeof(double));
-  for (GrB_Index k = 0; k < m->ne; k++) X[k] = weight;
-  assert_int_equal(GrB_Matrix_new(&G, weight == 1 ? GrB_BOOL : GrB_FP64, m->nr, m->nc), GrB_SUCCESS);
-  assert_int_equal(GrB_Matrix_build_FP64(G, m->I, m->J, X, m->ne, GrB_FIRST_FP64), GrB_SUCCESS);
-  assert_int_equal(GxB_Matrix_Option_set(G, GxB_SPARSITY_CONTROL, GxB_SPARSE + GxB_BITMAP + GxB_FULL),
-                   GrB_SUCCESS);
-  free(X);
-  return G;
-}
-
-// The oracle's w<mask> = accum (w, A*u) (u'*A with vxm), as the C API defines it: T = A*u by
-// GraphBLAS without the mask, then w<mask> = accum (w, T) by GrB_Vector_assign with T a bitmap.
-// Not GrB_mxv with the mask: some of SuiteSparse 7.4's masked product kernels never return or
-// crash (found by long runs of this test), and the test is after k2grb's faults, not those.
-static GrB_Info oracle_product(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum, GrB_Semiring s,
-                               GrB_Matrix G, GrB_Vector u, bool vxm, bool tran, bool replace,
-                               bool comp, bool structure) {
-  GrB_BinaryOp mult = NULL;
-  GrB_Type zt = NULL;
-  GrB_Index n = 0;
-  assert_int_equal(GxB_Semiring_multiply(&mult, s), GrB_SUCCESS);
-  assert_int_equal(GxB_BinaryOp_ztype(&zt, mult), GrB_SUCCESS);
-  assert_int_equal(GrB_Vector_size(&n, w), GrB_SUCCESS);
-  GrB_Vector T = NULL;
-  assert_int_equal(GrB_Vector_new(&T, zt, n), GrB_SUCCESS);
-  assert_int_equal(GxB_Vector_Option_set(T, GxB_SPARSITY_CONTROL, GxB_BITMAP), GrB_SUCCESS);
-  GrB_Descriptor dt = !tran ? NULL : vxm ? GrB_DESC_T1 : GrB_DESC_T0;
-  GrB_Info info = vxm ? GrB_vxm(T, NULL, NULL, s, u, G, dt) : GrB_mxv(T, NULL, NULL, s, G, u, dt);
-  if (info == GrB_SUCCESS) {
-    GrB_Descriptor d = NULL;
-    assert_int_equal(GrB_Descriptor_new(&d), GrB_SUCCESS);
-    if (replace) assert_int_equal(GrB_Descriptor_set(d, GrB_OUTP, GrB_REPLACE), GrB_SUCCESS);
-    if (comp || structure) {
-      assert_int_equal(GxB_Desc_set(d, GrB_MASK, (comp ? GrB_COMP : 0) + (structure ? GrB_STRUCTURE : 0)), GrB_SUCCESS);
-    }
-    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, n, d);
-    GrB_Descriptor_free(&d);
-  }
-  GrB_Vector_free(&T);
-  return info;
+  return k2_oracle_grb_matrix(m->nr, m->nc, m->I, m->J, m->ne, weight);
 }
 
 // What GraphBLAS says of the domains of a product with these types: the same call on objects
@@ -479,50 +437,6 @@ static void vector_dense(GrB_Vector v, GrB_Index n, double *x, bool *p) {
   }
   free(I);
   free(X);
-}
-
-static bool close_enough(double a, double b, double tol) {
-  if (a == b || (isnan(a) && isnan(b))) return true;
-  if (tol == 0) return false;
-  double m = fmax(1.0, fmax(fabs(a), fabs(b)));
-  return fabs(a - b) <= tol * m;
-}
-
-// Compare two vectors; ANY: a differing value must be one of the allowed contributions.
-static bool same_vector(GrB_Vector a, GrB_Vector b, double tol, bool (*allowed)(void *, GrB_Index, double),
-                        void *ctx, char *why, size_t whylen) {
-  GrB_Index na, nb;
-  assert_int_equal(GrB_Vector_nvals(&na, a), GrB_SUCCESS);
-  assert_int_equal(GrB_Vector_nvals(&nb, b), GrB_SUCCESS);
-  if (na != nb) {
-    snprintf(why, whylen, "nvals %llu (k2) vs %llu (GraphBLAS)", (unsigned long long)na,
-             (unsigned long long)nb);
-    return false;
-  }
-  // extractTuples keeps whatever order a vector is in: finished vectors are sorted
-  assert_int_equal(GrB_Vector_wait(a, GrB_MATERIALIZE), GrB_SUCCESS);
-  assert_int_equal(GrB_Vector_wait(b, GrB_MATERIALIZE), GrB_SUCCESS);
-  GrB_Index *Ia = malloc((na + 1) * sizeof(GrB_Index)), *Ib = malloc((na + 1) * sizeof(GrB_Index));
-  double *Xa = malloc((na + 1) * sizeof(double)), *Xb = malloc((na + 1) * sizeof(double));
-  assert_int_equal(GrB_Vector_extractTuples_FP64(Ia, Xa, &na, a), GrB_SUCCESS);
-  assert_int_equal(GrB_Vector_extractTuples_FP64(Ib, Xb, &nb, b), GrB_SUCCESS);
-  bool ok = true;
-  for (GrB_Index k = 0; k < na && ok; k++) {
-    if (Ia[k] != Ib[k]) {
-      snprintf(why, whylen, "structure differs at entry %llu: index %llu vs %llu",
-               (unsigned long long)k, (unsigned long long)Ia[k], (unsigned long long)Ib[k]);
-      ok = false;
-    } else if (!close_enough(Xa[k], Xb[k], tol) && !(allowed && allowed(ctx, Ia[k], Xa[k]))) {
-      snprintf(why, whylen, "value at %llu: %.17g (k2) vs %.17g (GraphBLAS)",
-               (unsigned long long)Ia[k], Xa[k], Xb[k]);
-      ok = false;
-    }
-  }
-  free(Ia);
-  free(Ib);
-  free(Xa);
-  free(Xb);
-  return ok;
 }
 
 // Compare two vectors of a user-defined type: same structure, same bytes.
@@ -730,7 +644,7 @@ static int run_case(uint64_t seed, stats *st, bool verbose) {
       GrB_Descriptor_free(&d2);
     }
   } else {
-    i2 = oracle_product(w2, m2, accum, sr->s, G, u2, vxm, tran, replace, comp, structure);
+    i2 = k2_oracle_grb_product(w2, m2, accum, sr->s, G, u2, vxm, tran, replace, comp, structure);
   }
 
   double tol = sr->plus_fp ? (sr->type == GrB_FP32 ? 1e-6 : 1e-12) : 0;
@@ -740,7 +654,7 @@ static int run_case(uint64_t seed, stats *st, bool verbose) {
     fails++;
   } else if (i1 == GrB_SUCCESS) {
     bool same = wt == UDT ? same_vector_bytes(w1, w2, sizeof(udt_t), why, sizeof why)
-                          : same_vector(w1, w2, tol, any && cm.adj ? any_allowed : NULL, &actx,
+                          : k2_same_vector(w1, w2, tol, any && cm.adj ? any_allowed : NULL, &actx,
                                         why, sizeof why);
     if (!same) {
       fprintf(stderr, "case seed %llu: %s\n  %s\n", (unsigned long long)seed, why, desc_text);
@@ -838,7 +752,7 @@ static bool same_matrix(GrB_Matrix a, GrB_Matrix b, double tol, char *why, size_
     if (Ia[k] != Ib[k] || Ja[k] != Jb[k]) {
       snprintf(why, whylen, "structure differs at entry %llu", (unsigned long long)k);
       ok = false;
-    } else if (!close_enough(Xa[k], Xb[k], tol)) {
+    } else if (!k2_close_enough(Xa[k], Xb[k], tol)) {
       snprintf(why, whylen, "value at (%llu,%llu): %.17g (k2) vs %.17g (GraphBLAS)",
                (unsigned long long)Ia[k], (unsigned long long)Ja[k], Xa[k], Xb[k]);
       ok = false;
@@ -1076,7 +990,7 @@ static int run_reduce_case(uint64_t seed, stats *st) {
     fails++;
   } else if (i1 == GrB_SUCCESS) {
     bool same = wt == UDT ? same_vector_bytes(w1, w2, sizeof(udt_t), why, sizeof why)
-                          : same_vector(w1, w2, tol, NULL, NULL, why, sizeof why);
+                          : k2_same_vector(w1, w2, tol, NULL, NULL, why, sizeof why);
     if (!same) {
       fprintf(stderr, "case seed %llu: reduce %s of A %s %llux%llu, w %s, mask %s: %s\n",
               (unsigned long long)seed, names[mi], cm.shape, (unsigned long long)cm.nr,
