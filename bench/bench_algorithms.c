@@ -21,8 +21,8 @@
 //   products  single K2_vxm / K2_mxv against GrB_vxm / GrB_mxv, no mask, no accumulator, over
 //             ANY_PAIR_BOOL (a BFS step) and PLUS_TIMES_FP64, with an input vector of 1, 10,
 //             1000 and n/10 entries at random positions (at most n); time per call: batches
-//             of about 2 ms, alternating, until each side has run 50 ms and --reps batches;
-//             median and fastest batch
+//             of about 2 ms (sized per side), alternating, until each side has run 50 ms and
+//             --reps batches; median and fastest batch
 // Outputs are made complete (GrB_wait) inside the timed region on both sides. Random choices
 // use a fixed seed, so runs pick the same vertices. Before timing, each side runs once and
 // the results are compared: BFS levels, msBFS, SSSP and WCC exactly; BFS parents must form a
@@ -638,6 +638,11 @@ static double timed_batch(GrB_Vector w, const product_case *p, bool on_tree, con
   return (now() - t0) / calls;
 }
 
+// Calls per timed batch for a product of about `seconds`.
+static int batch_calls(double seconds) {
+  return (int)fmin(1e5, fmax(1.0, PRODUCT_BATCH_SECONDS / fmax(seconds, 1e-8)));
+}
+
 static void measure_product(bench_graph *g, bool left, bool fp64, GrB_Index entries, const char *size_name,
                             uint64_t *rng) {
   product_case p = {left, fp64 ? GrB_PLUS_TIMES_SEMIRING_FP64 : GxB_ANY_PAIR_BOOL, NULL};
@@ -670,36 +675,43 @@ static void measure_product(bench_graph *g, bool left, bool fp64, GrB_Index entr
   snprintf(row.note, sizeof row.note, "%su %llu, w %llu entries; %s (%s)", row.ok ? "" : "results differ; ",
            (unsigned long long)u_entries, (unsigned long long)w_entries, K2_path_name(path), K2_engine_name(engine));
 
-  // batches of about PRODUCT_BATCH_SECONDS, from the faster of three calls of each
-  double single = fmin(timed_batch(w_tree, &p, true, g, 3), timed_batch(w_ss, &p, false, g, 3));
-  int calls = (int)fmin(1e5, fmax(1.0, PRODUCT_BATCH_SECONDS / fmax(single, 1e-8)));
+  // batches of about PRODUCT_BATCH_SECONDS each, sized per side from the faster of three calls
+  // (the sides can differ 1000-fold); a side stops when it has run --reps batches and
+  // PRODUCT_SIDE_SECONDS, the other goes on alone
+  int calls_tree = batch_calls(timed_batch(w_tree, &p, true, g, 3));
+  int calls_ss = batch_calls(timed_batch(w_ss, &p, false, g, 3));
   double *t_tree = malloc(PRODUCT_MAX_BATCHES * sizeof(double));
   double *t_ss = malloc(PRODUCT_MAX_BATCHES * sizeof(double));
   if (t_tree == NULL || t_ss == NULL) fail(__LINE__, "malloc", GrB_OUT_OF_MEMORY, NULL);
   double total_tree = 0, total_ss = 0;
-  int batches = 0;
+  int batches_tree = 0, batches_ss = 0;
   bool cut = false;
-  while (batches < PRODUCT_MAX_BATCHES) {
-    bool enough = batches >= opt.reps && total_tree >= PRODUCT_SIDE_SECONDS && total_ss >= PRODUCT_SIDE_SECONDS;
-    if (enough) break;
-    if (batches > 0 && over_budget(g)) {
+  for (;;) {
+    bool tree_done = batches_tree >= PRODUCT_MAX_BATCHES ||
+                     (batches_tree >= opt.reps && total_tree >= PRODUCT_SIDE_SECONDS);
+    bool ss_done = batches_ss >= PRODUCT_MAX_BATCHES || (batches_ss >= opt.reps && total_ss >= PRODUCT_SIDE_SECONDS);
+    if (tree_done && ss_done) break;
+    if (batches_tree > 0 && batches_ss > 0 && over_budget(g)) {
       cut = true;
       break;
     }
-    t_tree[batches] = timed_batch(w_tree, &p, true, g, calls);
-    total_tree += t_tree[batches] * calls;
-    t_ss[batches] = timed_batch(w_ss, &p, false, g, calls);
-    total_ss += t_ss[batches] * calls;
-    batches++;
+    if (!tree_done) {
+      t_tree[batches_tree] = timed_batch(w_tree, &p, true, g, calls_tree);
+      total_tree += t_tree[batches_tree++] * calls_tree;
+    }
+    if (!ss_done) {
+      t_ss[batches_ss] = timed_batch(w_ss, &p, false, g, calls_ss);
+      total_ss += t_ss[batches_ss++] * calls_ss;
+    }
   }
   size_t len = strlen(row.note);
-  snprintf(row.note + len, sizeof row.note - len, "; %d x %d calls%s", batches, calls,
-           cut ? "; cut by --max-seconds" : "");
-  row.reps = batches;
-  row.k2_min = min_of(t_tree, batches);
-  row.ss_min = min_of(t_ss, batches);
-  row.k2_median = median_of(t_tree, batches);
-  row.ss_median = median_of(t_ss, batches);
+  snprintf(row.note + len, sizeof row.note - len, "; batches k2 %d x %d, SS %d x %d calls%s", batches_tree,
+           calls_tree, batches_ss, calls_ss, cut ? "; cut by --max-seconds" : "");
+  row.reps = batches_tree < batches_ss ? batches_tree : batches_ss;
+  row.k2_min = min_of(t_tree, batches_tree);
+  row.ss_min = min_of(t_ss, batches_ss);
+  row.k2_median = median_of(t_tree, batches_tree);
+  row.ss_median = median_of(t_ss, batches_ss);
   row.ratio = row.k2_median / row.ss_median;
   record(&row);
   free(t_tree);
