@@ -413,9 +413,11 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
     if (tn != K2_NVALS_UNKNOWN) snprintf(result, sizeof result, "%llu entries listed", (unsigned long long)tn);
     if (report.traversal != NULL) {
       snprintf(traversal, sizeof traversal, ", %s", report.traversal);
-      if (report.expanded > 0) {
+      if (report.estimate > 0) {
         snprintf(traversal + strlen(traversal), sizeof traversal - strlen(traversal),
-                 " (%llu nodes expanded)", (unsigned long long)report.expanded);
+                 " (estimated %.0f of %llu nodes", report.estimate, (unsigned long long)report.nodes);
+        snprintf(traversal + strlen(traversal), sizeof traversal - strlen(traversal),
+                 report.expanded > 0 ? ", %llu expanded)" : ")", (unsigned long long)report.expanded);
       }
     }
     k2_api_say(fn, path,

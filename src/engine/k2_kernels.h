@@ -73,6 +73,8 @@ typedef struct k2_product_report {
   const char *traversal;     // static string; NULL: the engine did not say
   uint64_t inputs, outputs;  // list lengths (0: that side was not pruned)
   uint64_t expanded;
+  double estimate;           // the nodes the engine expected to visit (0: no estimate made)
+  uint64_t nodes;            // the tree's nodes
 } k2_product_report;
 
 // Size in bytes of one value of a type.
