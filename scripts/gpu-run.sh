@@ -5,7 +5,7 @@
 # Unpacks the Debian packages carried in .deps/ (no registry there), configures and builds
 # with CUDA for sm_90 (+ PTX), runs the GPU tests, then the same tests under compute-sanitizer
 # memcheck and racecheck, then the benchmark; logs and CSV go to $OUT.
-#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [stress] [bench]
+#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [stress] [bench] [algorithms]
 #   (default: test sanitize bench). suite: the whole test suite with the CUDA engine forced in
 #   strict mode (K2GRB_ENGINE=cuda K2GRB_STRICT=1), so every native product of the bridge, the
 #   algorithms and the CPU tests' AUTO products runs on the GPU (the GPU tests are step test),
@@ -20,6 +20,9 @@
 # PAR_TIMEOUT seconds (default 480).
 # Graph data: the files under .gpudata/ (copied from ../shared/data, carried with the run).
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
+# algorithms: bench_algorithms with the CUDA engine against SuiteSparse on all the host's cores;
+#   ALG_ARGS are its further options, e.g. "--reps 3 --max-seconds 10 --rmat 20,22".
+#   (not in the default steps)
 # SANITIZE_FILTER: run only the GPU tests matching this cmocka pattern under compute-sanitizer
 # (e.g. "test_plus_kernel"); default all.
 # BUILD_ONLY=1: unpack, configure and build what the steps need, run nothing; SKIP_BUILD=1: run
@@ -63,6 +66,7 @@ case " $STEPS " in *" suite "* | *" stress "*) TARGETS="all" ;; esac
 if grep -q bench_gpu bench/CMakeLists.txt 2>/dev/null; then
   TARGETS="$TARGETS bench_gpu"
 fi
+case " $STEPS " in *" algorithms "*) TARGETS="$TARGETS bench_algorithms" ;; esac
 for t in $TARGETS; do
   cmake --build $BUILD -j16 --target $t >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 done
@@ -166,6 +170,11 @@ for step in $STEPS; do
       else
         log "no bench_gpu target"
       fi ;;
+    algorithms)
+      log "bench_algorithms --engine cuda --threads $(nproc) ${ALG_ARGS:-}"
+      $BUILD/bench/bench_algorithms --engine cuda --threads "$(nproc)" --csv "$OUT/bench-algorithms.csv" \
+        ${ALG_ARGS:-} 2>&1 | tee "$OUT/bench-algorithms.log"
+      [ "${PIPESTATUS[0]}" = 0 ] || rc=1 ;;
   esac
 done
 log "done rc=$rc"
