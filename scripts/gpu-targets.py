@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# scripts/gpu-targets.py: issue 5's targets from the benchmark's rows, as geometric means of
+# scripts/gpu-targets.py: the GPU targets from the benchmark's rows, as geometric means of
 # time (or working set) relative to cuSPARSE's in the same row, over every graph, the real
 # graphs of the data folder, and the large generated ones (grid, web-like, R-MAT).
 #   scripts/gpu-targets.py [docs/data/bench-gpu-h200-all.csv]
