@@ -157,6 +157,7 @@ void k2_tree_view(k2_view *v, const k2_tree *t, double weight) {
   memset(v, 0, sizeof *v);
   v->nrows = t->nrows;
   v->ncols = t->ncols;
+  v->nvals = t->nvals;
   v->side_log = t->side_log;
   v->levels = t->levels;
   v->leaf_log = t->leaf_log;

@@ -36,6 +36,7 @@
 
 typedef struct {
   uint64_t nrows, ncols;          // logical shape
+  uint64_t nvals;                 // entries (set leaf cells)
   uint32_t side_log;              // padded side = 2^side_log
   uint32_t levels;                // internal levels: side_log - leaf_log
   uint32_t leaf_log;              // leaf side = 2^leaf_log
