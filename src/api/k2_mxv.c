@@ -387,7 +387,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   // a few inputs or a few allowed outputs: the engines may prune and list their outputs, and
   // the cost outside the traversal follows the entries (the reused workspace, a sparse result)
   const bool sparse_in = unv * 8 <= un && unv < un;
-  const bool sparse = sparse_in || allowed * 8 <= wn;
+  const bool sparse = sparse_in || allowed * 4 <= wn;
   const char *how = NULL;
   k2_product_report report = {0};
   P.report = &report;
@@ -408,7 +408,8 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   k2_api_set_path(path);
   if (k2_api_burble()) {
     // what was chosen and from what: u's entries and the mask's allowed outputs against the
-    // 1/8 rule, the engine's traversal, the form of the result
+    // thresholds (1/8 of the inputs, 1/4 of the outputs), the engine's traversal, the form of
+    // the result
     char result[64] = "a dense result", traversal[160] = "";
     if (tn != K2_NVALS_UNKNOWN) snprintf(result, sizeof result, "%llu entries listed", (unsigned long long)tn);
     if (report.traversal != NULL) {
