@@ -98,7 +98,7 @@ GrB_Info k2_api_call_empty(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M,
 // How many entries each row (left: column) of A holds, cached like the occupancy: with every
 // u(j) present, a PLUS product with a constant multiply (PLUS_PAIR: LAGraph's degrees) is the
 // constant times the degree, so it needs no traversal after the first.
-GrB_Info k2_api_degrees(const int64_t **deg, K2_Matrix A, bool left);
+GrB_Info k2_api_degrees(const int64_t **deg, uint64_t *occupied, K2_Matrix A, bool left);
 
 // The return of a public product: a failure that recorded no message gets one naming fn and
 // the code (the entry point clears the message first). Returns info.

@@ -212,8 +212,7 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
   const uint8_t *occ = NULL;
   uint64_t occ_count = 0;
   if (by_degree) {
-    info = k2_api_degrees(&deg, A, P->left);
-    for (GrB_Index i = 0; info == GrB_SUCCESS && i < wn; i++) occ_count += deg[i] != 0;
+    info = k2_api_degrees(&deg, &occ_count, A, P->left);
   } else if (xp == NULL) {
     info = k2_api_occupancy(&occ, &occ_count, A, P->left);
   }

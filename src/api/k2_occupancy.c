@@ -30,6 +30,34 @@ static uint64_t k2_occupancy_bytes(const void *state) {
 }
 static const k2_slot_ops k2_occupancy_ops = {k2_occupancy_free, k2_occupancy_bytes, false};
 
+// A per-row summary of A as one product of the engines over a constant multiply with weight 1
+// (every x ignored, so x is zeros): *y gets n values of type t (malloc'd). It runs outside the
+// matrix's lock (the engines take it), so racing threads may compute the same summary: the
+// first to offer it to the slot wins.
+static GrB_Info k2_summary_product(void **y, uint64_t *n, K2_Matrix A, bool left, k2_type t,
+                                   k2_monoid m, const char *what) {
+  *n = left ? A->tree.ncols : A->tree.nrows;
+  const uint64_t nx = left ? A->tree.nrows : A->tree.ncols;
+  const size_t ts = k2_type_size(t);
+  void *out = malloc((*n > 0 ? *n : 1) * ts), *x = calloc(nx > 0 ? nx : 1, ts);
+  if (out == NULL || x == NULL) {
+    free(out);
+    free(x);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the %s of %llu %s", what,
+            (unsigned long long)*n, left ? "columns" : "rows");
+  }
+  k2_product P = {.type = t, .monoid = m, .mult = K2_MUL_CONST, .w = 1, .left = left,
+                  .batch = 1, .x = x, .y = out};
+  GrB_Info info = k2_dispatch_product(A, &P, NULL);
+  free(x);
+  if (info != GrB_SUCCESS) {
+    free(out);
+    return info;
+  }
+  *y = out;
+  return GrB_SUCCESS;
+}
+
 GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left) {
   // pending edits first: assembling them drops the cache, which must not happen under a reader
   GrB_Info info = k2_matrix_wait(A);
@@ -37,30 +65,18 @@ GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, boo
   const k2_slot_id id = left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS;
   const k2_occupancy *o = k2_slot_get(A, id);
   if (o == NULL) {
-    // one product of the engines over (LOR, constant true): y(i) = 1 iff row i meets an entry;
-    // it runs outside the matrix's lock (the engines take it), so a racing thread may compute
-    // the same: the first to offer it wins
-    uint64_t n = left ? A->tree.ncols : A->tree.nrows, nx = left ? A->tree.nrows : A->tree.ncols;
+    // y(i) = LOR over row i of true: 1 iff the row holds an entry
+    void *y = NULL;
+    uint64_t n = 0;
+    if ((info = k2_summary_product(&y, &n, A, left, K2_T_BOOL, K2_MON_LOR, "occupancy")) != GrB_SUCCESS) return info;
     k2_occupancy *mine = calloc(1, sizeof *mine);
-    uint8_t *y = malloc(n > 0 ? n : 1), *x = calloc(nx > 0 ? nx : 1, 1);
-    if (mine == NULL || y == NULL || x == NULL) {
-      free(mine);
+    if (mine == NULL) {
       free(y);
-      free(x);
-      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the occupancy of %llu %s", (unsigned long long)n, left ? "columns" : "rows");
-    }
-    k2_product P = {.type = K2_T_BOOL, .monoid = K2_MON_LOR, .mult = K2_MUL_CONST, .w = 1,
-                    .left = left, .batch = 1, .x = x, .y = y};
-    info = k2_dispatch_product(A, &P, NULL);
-    free(x);
-    if (info != GrB_SUCCESS) {
-      free(y);
-      free(mine);
-      return info;
+      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the occupancy of a matrix");
     }
     mine->bytes = y;
     mine->n = n;
-    for (uint64_t i = 0; i < n; i++) mine->count += y[i];
+    for (uint64_t i = 0; i < n; i++) mine->count += mine->bytes[i];
     o = k2_slot_offer(A, id, &k2_occupancy_ops, mine);
   }
   *occ = o->bytes;
@@ -71,7 +87,7 @@ GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, boo
 // The degrees of one direction, in A's slot for it.
 typedef struct {
   int64_t *deg;
-  uint64_t n;
+  uint64_t n, occupied;  // occupied: rows with a nonzero degree
 } k2_degrees;
 
 static void k2_degrees_free(void *state) {
@@ -85,38 +101,27 @@ static uint64_t k2_degrees_bytes(const void *state) {
 }
 static const k2_slot_ops k2_degrees_ops = {k2_degrees_free, k2_degrees_bytes, false};
 
-GrB_Info k2_api_degrees(const int64_t **deg, K2_Matrix A, bool left) {
+GrB_Info k2_api_degrees(const int64_t **deg, uint64_t *occupied, K2_Matrix A, bool left) {
   GrB_Info info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
   const k2_slot_id id = left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS;
   const k2_degrees *d = k2_slot_get(A, id);
   if (d == NULL) {
-    // one product of the engines over (PLUS, constant 1) in INT64; outside the matrix's lock,
-    // so a racing thread may compute the same: the first to offer it wins
-    uint64_t n = left ? A->tree.ncols : A->tree.nrows, nx = left ? A->tree.nrows : A->tree.ncols;
+    // y(i) = PLUS over row i of 1 in INT64: the row's entries
+    void *y = NULL;
+    uint64_t n = 0;
+    if ((info = k2_summary_product(&y, &n, A, left, K2_T_INT64, K2_MON_PLUS, "degrees")) != GrB_SUCCESS) return info;
     k2_degrees *mine = calloc(1, sizeof *mine);
-    int64_t *y = malloc((n > 0 ? n : 1) * sizeof(int64_t));
-    uint8_t *x = calloc(nx > 0 ? nx : 1, sizeof(int64_t));
-    if (mine == NULL || y == NULL || x == NULL) {
-      free(mine);
+    if (mine == NULL) {
       free(y);
-      free(x);
-      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the degrees of %llu %s", (unsigned long long)n,
-              left ? "columns" : "rows");
-    }
-    k2_product P = {.type = K2_T_INT64, .monoid = K2_MON_PLUS, .mult = K2_MUL_CONST, .w = 1,
-                    .left = left, .batch = 1, .x = x, .y = y};
-    info = k2_dispatch_product(A, &P, NULL);
-    free(x);
-    if (info != GrB_SUCCESS) {
-      free(y);
-      free(mine);
-      return info;
+      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the degrees of a matrix");
     }
     mine->deg = y;
     mine->n = n;
+    for (uint64_t i = 0; i < n; i++) mine->occupied += mine->deg[i] != 0;
     d = k2_slot_offer(A, id, &k2_degrees_ops, mine);
   }
   *deg = d->deg;
+  *occupied = d->occupied;
   return GrB_SUCCESS;
 }

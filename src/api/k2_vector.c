@@ -69,23 +69,45 @@ static GrB_Info k2_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector u, k2
   }
 }
 
-// u's own arrays when they already are what the engines read: a full or bitmap vector of the
-// semiring's type that is not iso. A GxB_Iterator exposes them (values Ax, bitmap Ab) without
-// a copy and without changing u, so concurrent readers of u are safe. False: copy instead.
-static bool k2_vector_borrow(const void **x, const uint8_t **present, GrB_Vector u, k2_type t) {
-  GrB_Type ut = NULL;
-  if (GxB_Vector_type(&ut, u) != GrB_SUCCESS || ut != k2_type_grb(t)) return false;
+// A vector's storage as SuiteSparse holds it, read through a GxB_Iterator: no copy and no
+// change to the vector, so concurrent readers are safe. The pointers stay valid while the
+// vector is unchanged. False when the iterator cannot be attached.
+typedef struct {
+  int sparsity;          // GxB_SPARSE, GxB_BITMAP or GxB_FULL
+  bool iso;
+  size_t type_size;
+  const void *values;    // Ax
+  const uint8_t *bitmap; // Ab (bitmap only)
+} k2_vector_storage;
+
+static bool k2_vector_storage_get(k2_vector_storage *st, GrB_Vector v) {
   GxB_Iterator it = NULL;
   if (GxB_Iterator_new(&it) != GrB_SUCCESS) return false;
-  bool ok = GxB_Vector_Iterator_attach(it, u, NULL) == GrB_SUCCESS && !it->iso &&
-            it->type_size == k2_type_size(t) && it->Ax != NULL &&
-            (it->A_sparsity == GxB_FULL || (it->A_sparsity == GxB_BITMAP && it->Ab != NULL));
+  bool ok = GxB_Vector_Iterator_attach(it, v, NULL) == GrB_SUCCESS;
   if (ok) {
-    *x = it->Ax;
-    *present = it->A_sparsity == GxB_BITMAP ? (const uint8_t *)it->Ab : NULL;
+    st->sparsity = it->A_sparsity;
+    st->iso = it->iso;
+    st->type_size = it->type_size;
+    st->values = it->Ax;
+    st->bitmap = (const uint8_t *)it->Ab;
   }
   GxB_Iterator_free(&it);
   return ok;
+}
+
+// u's own arrays when they already are what the engines read: a full or bitmap vector of the
+// semiring's type that is not iso. False: copy instead.
+static bool k2_vector_borrow(const void **x, const uint8_t **present, GrB_Vector u, k2_type t) {
+  GrB_Type ut = NULL;
+  if (GxB_Vector_type(&ut, u) != GrB_SUCCESS || ut != k2_type_grb(t)) return false;
+  k2_vector_storage st;
+  if (!k2_vector_storage_get(&st, u) || st.iso || st.type_size != k2_type_size(t) ||
+      st.values == NULL || !(st.sparsity == GxB_FULL || (st.sparsity == GxB_BITMAP && st.bitmap != NULL))) {
+    return false;
+  }
+  *x = st.values;
+  *present = st.sparsity == GxB_BITMAP ? st.bitmap : NULL;
+  return true;
 }
 
 GrB_Info k2_api_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
@@ -220,17 +242,14 @@ bool k2_api_skip_borrow(const uint8_t **skip, uint64_t *allowed, GrB_Vector mask
   // a complemented structural mask skips exactly its entries: a bitmap's presence bytes
   if (!comp || !structure) return false;
   GrB_Index nv;
-  if (GrB_Vector_nvals(&nv, mask) != GrB_SUCCESS) return false;
-  GxB_Iterator it = NULL;
-  if (GxB_Iterator_new(&it) != GrB_SUCCESS) return false;
-  bool ok = GxB_Vector_Iterator_attach(it, mask, NULL) == GrB_SUCCESS &&
-            it->A_sparsity == GxB_BITMAP && it->Ab != NULL;
-  if (ok) {
-    *skip = (const uint8_t *)it->Ab;
-    *allowed = n - nv;
+  k2_vector_storage st;
+  if (GrB_Vector_nvals(&nv, mask) != GrB_SUCCESS || !k2_vector_storage_get(&st, mask) ||
+      st.sparsity != GxB_BITMAP || st.bitmap == NULL) {
+    return false;
   }
-  GxB_Iterator_free(&it);
-  return ok;
+  *skip = st.bitmap;
+  *allowed = n - nv;
+  return true;
 }
 
 GrB_Info k2_api_result_compact(k2_workspace *W, uint64_t k, const uint8_t *skip, k2_type t,
