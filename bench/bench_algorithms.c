@@ -4,6 +4,7 @@
 // usage: bench_algorithms [--graphs a,b] [--no-real] [--data DIR] [--web N[,N]] [--rmat S[,S]]
 //                         [--reps N] [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]
 //                         [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]
+//                         [--prune auto|never|always]
 //
 // Each algorithm of algorithms/ (one LAGraph-model body compiled twice) runs on a K2_Matrix
 // (the _k2 instance: products on the tree) and on a GrB_Matrix of the same pattern (the _grb
@@ -38,6 +39,7 @@
 // is made square (n = max(rows, cols)). --max-seconds S: when a graph has used S seconds,
 // every further case runs its check and one timed repetition only (the note says so).
 // --threads T sets the OpenMP threads of k2grb and GxB_NTHREADS of SuiteSparse alike.
+// --prune sets the CUDA engine's pruned traversal (K2_Device_setPruning; default auto).
 // --csv FILE: one row per graph x algorithm x case: graph,n,nvals,algorithm,case,
 // k2_median_ms,k2_min_ms,ss_median_ms,ss_min_ms,ratio,check,reps,note.
 // At the end: per algorithm and case, the geometric mean of the ratio over the graphs and the
@@ -150,6 +152,7 @@ static struct {
   const char *algs;       // NULL: all
   const char *csv_path;
   const char *engine;     // NULL: as K2_init left it (K2GRB_ENGINE or auto)
+  const char *prune;      // NULL: the CUDA engine's default (auto)
   int threads;            // 0: the defaults of each library
 } opt = {.reps = 5, .real = true};
 
@@ -841,7 +844,8 @@ static _Noreturn void usage(const char *program) {
   fprintf(stderr,
           "usage: %s [--graphs a,b] [--no-real] [--data DIR] [--web N[,N]] [--rmat S[,S]] [--reps N]\n"
           "          [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]\n"
-          "          [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]\n",
+          "          [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]\n"
+          "          [--prune auto|never|always]\n",
           program);
   exit(2);
 }
@@ -876,6 +880,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--engine") && has_value) opt.engine = argv[++i];
     else if (!strcmp(a, "--threads") && has_value) opt.threads = atoi(argv[++i]);
     else if (!strcmp(a, "--max-seconds") && has_value) opt.max_seconds = atof(argv[++i]);
+    else if (!strcmp(a, "--prune") && has_value) opt.prune = argv[++i];
     else usage(argv[0]);
   }
   if (opt.reps < 1) usage(argv[0]);
@@ -885,6 +890,15 @@ int main(int argc, char **argv) {
     K2_Engine engine;
     if (!parse_engine(opt.engine, &engine)) usage(argv[0]);
     TRY(K2_set_engine(engine));
+  }
+  if (opt.prune != NULL) {
+    const char *p = opt.prune;
+    K2_DevicePruning mode = !strcmp(p, "never")    ? K2_PRUNING_NEVER
+                            : !strcmp(p, "always") ? K2_PRUNING_ALWAYS
+                            : !strcmp(p, "auto")   ? K2_PRUNING_AUTO
+                                                   : (K2_DevicePruning)-1;
+    if (mode == (K2_DevicePruning)-1) usage(argv[0]);
+    TRY(K2_Device_setPruning(mode));
   }
   if (opt.threads > 0) {  // the same number of threads for both libraries
     omp_set_num_threads(opt.threads);

@@ -36,4 +36,18 @@ GrB_Info K2_Device_setGraphs(bool enable);
 GrB_Info K2_Device_setFusion(bool enable);
 GrB_Info K2_Device_getFusion(bool *enable);
 
+// The traversal of a single-vector product pruned by its input and its mask: a node is visited
+// only when its input range holds a present entry and its output range an output the mask
+// allows (a BFS frontier, the unvisited vertices of a pull). AUTO (the default) chooses per
+// product from the counts of inputs and allowed outputs against the tree's levels; NEVER walks
+// the whole tree; ALWAYS prunes whenever the product has an input presence or a mask (for
+// comparisons and tests). Results are the same in every mode.
+typedef enum {
+  K2_PRUNING_AUTO = 0,
+  K2_PRUNING_NEVER,
+  K2_PRUNING_ALWAYS
+} K2_DevicePruning;
+GrB_Info K2_Device_setPruning(K2_DevicePruning mode);
+GrB_Info K2_Device_getPruning(K2_DevicePruning *mode);
+
 #endif

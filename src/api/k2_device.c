@@ -91,6 +91,23 @@ GrB_Info K2_Device_getFusion(bool *enable) {
   return GrB_SUCCESS;
 }
 
+GrB_Info K2_Device_setPruning(K2_DevicePruning mode) {
+  if (mode < K2_PRUNING_AUTO || mode > K2_PRUNING_ALWAYS)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Device_setPruning: bad mode %d", (int)mode);
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.prune = (int)mode;
+  return k2_cuda_info(k2_cuda_settings_set(&s));
+}
+
+GrB_Info K2_Device_getPruning(K2_DevicePruning *mode) {
+  if (mode == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Device_getPruning: mode is NULL");
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  *mode = (K2_DevicePruning)s.prune;
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_Device_setConfig(K2_DeviceConfig config) {
   if (config < K2_DEVICE_AUTO || config > K2_DEVICE_ROWS)
     K2_FAIL(GrB_INVALID_VALUE, "K2_Device_setConfig: bad configuration %d", (int)config);

@@ -39,8 +39,8 @@ constexpr int kGrbInvalidValue = -3;
 // ---- engine-wide state ------------------------------------------------------------------------
 
 std::recursive_mutex g_mu;  // products, uploads and settings are serialised
-k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
-                               true, K2_CUDA_CONFIG_AUTO};
+k2_cuda_settings g_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0,    true,
+                               true, true, K2_CUDA_PRUNE_AUTO, K2_CUDA_CONFIG_AUTO};
 int g_available = -1;
 cudaStream_t g_stream = nullptr;
 
@@ -352,6 +352,27 @@ int ensure_workspace(uint64_t need) {
   return 0;
 }
 
+// Pinned host memory for the sparse forms (an input's list and values, an output's list and
+// values, the pruned traversal's counters): reused across products, grown when too small (only
+// between products: nothing is in flight then).
+void *g_host = nullptr;
+uint64_t g_host_bytes = 0;
+
+int ensure_staging(uint64_t need) {
+  if (need <= g_host_bytes) return 0;
+  if (g_host != nullptr) cudaFreeHost(g_host);
+  g_host = nullptr;
+  g_host_bytes = 0;
+  need = std::max<uint64_t>(need, UINT64_C(1) << 16);
+  cudaError_t e = cudaMallocHost(&g_host, need);
+  if (e != cudaSuccess) {
+    g_host = nullptr;
+    return cuda_fail(e, "allocating pinned host memory for the sparse vectors");
+  }
+  g_host_bytes = need;
+  return 0;
+}
+
 // What the product kernels read of a product (device pointers in P), set field by field.
 void vec_args_fill(VecArgs *v, const k2_product *P) {
   v->x = P->x;
@@ -481,6 +502,304 @@ void host_identity(const k2_view *A, const k2_product *P) {
   if (P->y_present) memset(P->y_present, 0, out);
 }
 
+// ---- sparse products: lists in and out, the pruned traversal ---------------------------------
+
+// Cost model of a single-vector product on the device, in microseconds: the full traversal
+// replays its plan (a launch per step) and streams every node; the pruned one launches once per
+// level below the top and once for each summary, and visits what the lists leave, each node
+// costing more (a directory lookup per node, scattered reads).
+constexpr double kLaunchUs = 2.5;
+constexpr double kFullNodeUs = 1.0e-5;
+constexpr double kPrunedNodeUs = 1.0e-4;
+// The frontier buffers hold at most this many nodes per level (a level that holds more is
+// counted, not written, and the product runs again with the full traversal).
+constexpr uint64_t kFrontierMax = UINT64_C(1) << 21;
+uint64_t g_frontier_max = kFrontierMax;  // tests lower it (k2_cuda_set_frontier_max)
+// Stripe bitmaps have 2^levels bits: deeper trees (sides over 2^30) are not pruned.
+constexpr uint32_t kPruneMaxLevels = 29;
+// Bytes of pinned staging kept for the counters at its start.
+constexpr uint64_t kCountersBytes = 1024;
+
+uint64_t count_set(const uint8_t *flag, uint64_t n) {
+  uint64_t k = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {  // eight bytes at a time: most are zero in a sparse input
+    uint64_t w;
+    memcpy(&w, flag + i, 8);
+    if (w == 0) continue;
+    for (unsigned b = 0; b < 8; b++) k += flag[i + b] != 0;
+  }
+  for (; i < n; i++) k += flag[i] != 0;
+  return k;
+}
+
+// How one product moves its vectors and traverses the tree.
+struct SparsePlan {
+  bool in_list = false;   // x travels as its index list and the values at it
+  bool out_list = false;  // y comes back as a list of the present outputs (when few are)
+  bool prune_in = false, prune_out = false;
+  uint64_t k_in = 0, k_out = 0;
+  double estimate = 0;    // nodes the pruned traversal is expected to visit
+  uint64_t capacity = 0;  // frontier capacity
+  uint64_t bitmap_bytes = 0;
+  bool prune() const { return prune_in || prune_out; }
+  bool any() const { return in_list || out_list || prune(); }
+};
+
+uint64_t level_width(const DevMatrix *m, uint32_t t) { return m->level_start[t + 1] - m->level_start[t]; }
+
+void sparse_plan(const DevMatrix *m, const Plan *plan, const k2_product *P, SparsePlan *sp) {
+  *sp = SparsePlan();
+  if (P->batch != 1) return;
+  const uint64_t n_in = P->left ? m->nrows : m->ncols, n_out = P->left ? m->ncols : m->nrows;
+  sp->in_list = P->x_list != nullptr && P->x_present != nullptr;
+  sp->out_list = P->y_list != nullptr && P->y_count != nullptr && P->y_present != nullptr;
+  const int mode = g_settings.prune;
+  if (mode == K2_CUDA_PRUNE_NEVER || m->config == K2_CUDA_CONFIG_ROWS || m->levels < 2 ||
+      m->levels > kPruneMaxLevels || (P->x_present == nullptr && P->y_skip == nullptr))
+    return;
+  sp->k_in = P->x_list != nullptr ? P->x_count : P->x_present ? count_set(P->x_present, n_in) : n_in;
+  sp->k_out = P->y_skip == nullptr        ? n_out
+              : P->y_allowed_known ? P->y_allowed
+                                   : n_out - count_set(P->y_skip, n_out);
+  bool in = P->x_present != nullptr, out = P->y_skip != nullptr;
+  if (mode == K2_CUDA_PRUNE_AUTO) {
+    in = in && sp->k_in * 8 <= n_in;  // else few stripes would be empty
+    out = out && sp->k_out * 4 <= n_out;
+  }
+  if (!in && !out) return;
+  // at level t at most min(k, 2^t) of the 2^t stripes hold a listed index
+  double visits = 0;
+  for (uint32_t t = m->top_level; t < m->levels; t++) {
+    const double stripes = (double)(UINT64_C(1) << t);
+    const double fi = in ? std::min(1.0, (double)sp->k_in / stripes) : 1.0;
+    const double fo = out ? std::min(1.0, (double)sp->k_out / stripes) : 1.0;
+    visits += (double)level_width(m, t) * fi * fo;
+  }
+  const double nodes = (double)m->level_start[m->levels + 1];
+  const double full = kLaunchUs * (double)plan->steps.size() + kFullNodeUs * nodes;
+  const double pruned = kLaunchUs * (double)(m->levels - m->top_level + 3) + kPrunedNodeUs * visits;
+  sp->estimate = visits;
+  if (mode == K2_CUDA_PRUNE_AUTO && pruned >= full) return;
+  sp->prune_in = in;
+  sp->prune_out = out;
+  uint64_t widest = 0;
+  for (uint32_t t = m->top_level; t < m->levels; t++) widest = std::max(widest, level_width(m, t));
+  sp->capacity = std::min(widest, g_frontier_max);
+  sp->bitmap_bytes = align_up(((UINT64_C(1) << m->levels) + 7) / 8);
+}
+
+// Device bytes of the sparse parts, past the vectors: the input's list and values, the output's
+// list, values and selection temporary, the counters, the bitmaps and the frontiers.
+struct SparseLayout {
+  uint64_t in_list, out_list, out_vals, select_temp, select_bytes, counters, in_bm, out_bm,
+      frontier, bytes;
+};
+
+void sparse_layout(const DevMatrix *m, const k2_product *P, const SparsePlan &sp, uint64_t base,
+                   SparseLayout *L) {
+  const uint64_t n_out = P->left ? m->ncols : m->nrows, ts = k2_type_size(P->type);
+  uint64_t at = base;
+  L->in_list = at;
+  if (sp.in_list) at += align_up(P->x_count * (8 + ts));
+  L->out_list = at;
+  L->out_vals = at + align_up(n_out * 8);
+  L->select_temp = L->out_vals + align_up(n_out * ts);
+  L->select_bytes = sp.out_list ? select_temp_bytes(n_out) : 0;
+  if (sp.out_list) at = L->select_temp + align_up(L->select_bytes);
+  L->counters = at;  // one per level, and the output count after them
+  at += align_up((m->levels + 1) * 8);
+  L->in_bm = at;
+  L->out_bm = at + sp.bitmap_bytes;
+  L->frontier = L->out_bm + sp.bitmap_bytes;
+  if (sp.prune()) at = L->frontier + 4 * align_up(sp.capacity * 8);
+  L->bytes = at - base;
+}
+
+// The pruned traversal of D (device pointers): summaries, the descent, the leaves.
+int enqueue_pruned(const DevMatrix *m, const k2_product *D, const SparsePlan &sp, char *ws,
+                   const SparseLayout &L, cudaStream_t s) {
+  const uint64_t n_in = D->left ? m->nrows : m->ncols, n_out = D->left ? m->ncols : m->nrows;
+  const uint32_t side_log = m->levels + m->leaf_log, deepest = m->levels - 1;
+  uint32_t *in_bm = (uint32_t *)(ws + L.in_bm), *out_bm = (uint32_t *)(ws + L.out_bm);
+  unsigned long long *cnt = (unsigned long long *)(ws + L.counters);
+  K2CU_TRY("clearing the summaries",
+           cudaMemsetAsync(cnt, 0, L.frontier - L.counters, s));  // counters and both bitmaps
+  if (sp.prune_in) {
+    cudaError_t e = sp.in_list ? launch_stripes_from_list(in_bm, (const uint64_t *)(ws + L.in_list),
+                                                          D->x_count, side_log, deepest, s)
+                               : launch_stripes_from_flags(in_bm, D->x_present, true, n_in,
+                                                           side_log, deepest, s);
+    K2CU_TRY("summarising the input", e);
+  }
+  if (sp.prune_out)
+    K2CU_TRY("summarising the mask",
+             launch_stripes_from_flags(out_bm, D->y_skip, false, n_out, side_log, deepest, s));
+  K2CU_TRY("filling y with the identity", launch_init(D->type, D->monoid, D->y, n_out, s));
+  if (D->y_present != nullptr)
+    K2CU_TRY("clearing the presence of y", cudaMemsetAsync(D->y_present, 0, n_out, s));
+  uint64_t *buf = (uint64_t *)(ws + L.frontier);
+  const uint64_t cap = sp.capacity, stride = align_up(cap * 8) / 8;
+  uint64_t *ids[2] = {buf, buf + 2 * stride}, *codes[2] = {buf + stride, buf + 3 * stride};
+  PruneArgs a;
+  memset(&a, 0, sizeof a);
+  a.sig = m->sig;
+  a.dir = m->dir;
+  a.dir_log = m->dir_log;
+  a.left = D->left;
+  a.in_bm = sp.prune_in ? in_bm : nullptr;
+  a.out_bm = sp.prune_out ? out_bm : nullptr;
+  a.top = m->top;
+  a.top_level = m->top_level;
+  a.top_begin = m->level_start[m->top_level];
+  a.top_count = level_width(m, m->top_level);
+  a.capacity = cap;
+  a.ids_out = ids[0];
+  a.codes_out = codes[0];
+  a.count_out = &cnt[m->top_level];
+  K2CU_TRY("pruning the top level", launch_prune_top(a, s));
+  int cur = 0;
+  for (uint32_t t = m->top_level; t + 1 < m->levels; t++, cur ^= 1) {
+    a.ids_in = ids[cur];
+    a.codes_in = codes[cur];
+    a.count_in = &cnt[t];
+    a.ids_out = ids[cur ^ 1];
+    a.codes_out = codes[cur ^ 1];
+    a.count_out = &cnt[t + 1];
+    K2CU_TRY("a level of the pruned descent", launch_prune_expand(a, t, level_width(m, t), s));
+  }
+  LeafArgs la;
+  la.t.sig = m->sig;
+  la.t.dir = m->dir;
+  la.t.dir_log = m->dir_log;
+  la.t.codes = codes[cur];
+  la.t.ids = ids[cur];
+  la.t.count = &cnt[m->levels - 1];
+  la.t.n = std::min(cap, level_width(m, m->levels - 1));
+  la.t.node_begin = 0;
+  la.t.offsets = nullptr;
+  la.t.child_begin = 0;
+  la.leaves = m->leaves;
+  la.n_internal = m->n_internal;
+  la.leaf_log = m->leaf_log;
+  la.leaf_bits = m->leaf_bits;
+  la.G = 1;
+  vec_args_fill(&la.v, D);
+  K2CU_TRY("the product of the pruned leaves", launch_leaf(D->type, D->monoid, la, s));
+  return 0;
+}
+
+// The product with its sparse forms: x up as a list, the pruned traversal, y back as a list.
+// D: P's product on the device buffers (x, y, presence, skip) already carved from the workspace.
+int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P,
+                   k2_product *D, const SparsePlan &sp, const SparseLayout &L, char *ws) {
+  cudaStream_t s = g_stream;
+  const uint64_t n_in = P->left ? m->nrows : m->ncols, n_out = P->left ? m->ncols : m->nrows;
+  const uint64_t ts = k2_type_size(P->type);
+  const uint64_t k_in = sp.in_list ? P->x_count : 0;
+  int rc = ensure_staging(kCountersBytes + k_in * (8 + ts));
+  if (rc != 0) return rc;
+  unsigned long long *hcnt = (unsigned long long *)g_host;
+  if (sp.in_list) {
+    // the list and the values at it, one copy up; the presence rebuilt on the device
+    uint64_t *hl = (uint64_t *)((char *)g_host + kCountersBytes);
+    char *hv = (char *)(hl + k_in);
+    memcpy(hl, P->x_list, k_in * 8);
+    for (uint64_t i = 0; i < k_in; i++) memcpy(hv + i * ts, (const char *)P->x + P->x_list[i] * ts, ts);
+    K2CU_TRY("copying the input's list to the device",
+             cudaMemcpyAsync(ws + L.in_list, hl, k_in * (8 + ts), cudaMemcpyHostToDevice, s));
+    K2CU_TRY("clearing the presence of x", cudaMemsetAsync((void *)D->x_present, 0, n_in, s));
+    K2CU_TRY("scattering the input",
+             launch_scatter_input((const uint64_t *)(ws + L.in_list), ws + L.in_list + k_in * 8, k_in,
+                                  (uint32_t)ts, (void *)D->x, (uint8_t *)D->x_present, s));
+  } else {
+    K2CU_TRY("copying x to the device",
+             cudaMemcpyAsync((void *)D->x, P->x, n_in * ts, cudaMemcpyHostToDevice, s));
+    if (P->x_present)
+      K2CU_TRY("copying the presence of x to the device",
+               cudaMemcpyAsync((void *)D->x_present, P->x_present, n_in, cudaMemcpyHostToDevice, s));
+  }
+  if (P->y_skip)
+    K2CU_TRY("copying the mask to the device",
+             cudaMemcpyAsync((void *)D->y_skip, P->y_skip, n_out, cudaMemcpyHostToDevice, s));
+  unsigned long long *cnt = (unsigned long long *)(ws + L.counters);
+  const uint64_t ncnt = m->levels + 1;
+  // the list of the present outputs and their values, and the counters, back to the host
+  auto list_and_count = [&]() -> int {
+    if (sp.out_list)
+      K2CU_TRY("listing the present outputs",
+               launch_list_outputs(ws + L.select_temp, L.select_bytes, D->y_present, n_out,
+                                   (uint64_t *)(ws + L.out_list), &cnt[m->levels], D->y,
+                                   (uint32_t)ts, ws + L.out_vals, s));
+    K2CU_TRY("copying the counters to the host",
+             cudaMemcpyAsync(hcnt, cnt, ncnt * 8, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the product", cudaStreamSynchronize(s));
+    return 0;
+  };
+  bool pruned = sp.prune();
+  if (pruned) {
+    rc = enqueue_pruned(m, D, sp, ws, L, s);
+  } else {
+    K2CU_TRY("clearing the counters", cudaMemsetAsync(cnt, 0, ncnt * 8, s));
+    rc = run(m, plan, plan_id, D, ws);
+  }
+  if (rc == 0) rc = list_and_count();
+  if (rc != 0) return rc;
+  uint64_t expanded = 0;
+  if (pruned) {
+    bool overflow = false;
+    for (uint32_t t = m->top_level; t < m->levels; t++) {
+      overflow |= hcnt[t] > sp.capacity;
+      if (t + 1 < m->levels) expanded += hcnt[t];
+    }
+    if (overflow) {  // a level held more nodes than the frontier: the full traversal instead
+      pruned = false;
+      K2CU_TRY("clearing the counters", cudaMemsetAsync(cnt, 0, ncnt * 8, s));
+      rc = run(m, plan, plan_id, D, ws);
+      if (rc == 0) rc = list_and_count();
+      if (rc != 0) return rc;
+    }
+  }
+  if (P->report != nullptr) {
+    P->report->traversal = !pruned ? "full"
+                           : sp.prune_in && sp.prune_out ? "pruned by the input and the mask"
+                           : sp.prune_in ? "pruned by the input"
+                                         : "pruned by the mask";
+    P->report->inputs = pruned && sp.prune_in ? sp.k_in : 0;
+    P->report->outputs = pruned && sp.prune_out ? sp.k_out : 0;
+    P->report->expanded = pruned ? expanded : 0;
+    P->report->estimate = sp.estimate;
+    P->report->nodes = m->level_start[m->levels + 1];
+  }
+  const uint64_t k_out = sp.out_list ? hcnt[m->levels] : 0;
+  if (sp.out_list && k_out * 4 <= n_out) {
+    rc = ensure_staging(kCountersBytes + k_out * (8 + ts));
+    if (rc != 0) return rc;
+    uint64_t *hl = (uint64_t *)((char *)g_host + kCountersBytes);
+    char *hv = (char *)(hl + k_out);
+    K2CU_TRY("copying the output's list from the device",
+             cudaMemcpyAsync(hl, ws + L.out_list, k_out * 8, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("copying the output's values from the device",
+             cudaMemcpyAsync(hv, ws + L.out_vals, k_out * ts, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the product", cudaStreamSynchronize(s));
+    for (uint64_t i = 0; i < k_out; i++) {
+      const uint64_t j = hl[i];
+      P->y_list[i] = j;
+      memcpy((char *)P->y + j * ts, hv + i * ts, ts);
+      P->y_present[j] = 1;
+    }
+    *P->y_count = k_out;
+    return 0;
+  }
+  K2CU_TRY("copying y from the device",
+           cudaMemcpyAsync(P->y, D->y, n_out * ts, cudaMemcpyDeviceToHost, s));
+  if (P->y_present)
+    K2CU_TRY("copying the presence of y from the device",
+             cudaMemcpyAsync(P->y_present, D->y_present, n_out, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("running the product", cudaStreamSynchronize(s));
+  if (sp.out_list) *P->y_count = K2_Y_DENSE;
+  return 0;
+}
+
 int product_host(const k2_view *A, void *device, const k2_product *P) {
   if (!check_product(A, P)) return fail(K2_DECLINED, "CUDA engine: product not supported");
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
@@ -503,7 +822,16 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
   int rc = get_plan(m, A, scan, &plan);
   if (rc != 0) return rc;
   const uint64_t vec = vector_bytes(A, P);
-  const uint64_t need = plan->bytes + vec;
+  SparsePlan sp;
+  sparse_plan(m, plan, P, &sp);
+  SparseLayout L;
+  memset(&L, 0, sizeof L);
+  if (sp.any()) sparse_layout(m, P, sp, plan->bytes + vec, &L);
+  if (g_settings.budget != 0 && m->mem_bytes + plan->bytes + vec + L.bytes > g_settings.budget) {
+    sp = SparsePlan();  // the sparse forms are an optimisation: not over the budget
+    L.bytes = 0;
+  }
+  const uint64_t need = plan->bytes + vec + L.bytes;
   if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
     return fail(K2_DECLINED,
                 "CUDA engine: the product needs %llu device bytes (matrix %llu, scratch %llu, vectors "
@@ -535,6 +863,7 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
     D.y_skip = (const uint8_t *)v;
     v += align_up(out);
   }
+  if (sp.any()) return product_sparse(m, plan, m->plan_id[scan ? 1 : 0], P, &D, sp, L, scratch);
   cudaStream_t s = g_stream;
   K2CU_TRY("copying x to the device",
            cudaMemcpyAsync((void *)D.x, P->x, in * ts, cudaMemcpyHostToDevice, s));
@@ -606,6 +935,8 @@ int k2_cuda_settings_set(const k2_cuda_settings *s) {
     return fail(kGrbInvalidValue, "CUDA engine: unknown offsets source %d", s->offsets);
   if (s->config < K2_CUDA_CONFIG_AUTO || s->config > K2_CUDA_CONFIG_ROWS)
     return fail(kGrbInvalidValue, "CUDA engine: unknown default configuration %d", s->config);
+  if (s->prune < K2_CUDA_PRUNE_AUTO || s->prune > K2_CUDA_PRUNE_ALWAYS)
+    return fail(kGrbInvalidValue, "CUDA engine: unknown pruning mode %d", s->prune);
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   g_settings = *s;
   return 0;
@@ -698,6 +1029,11 @@ uint64_t k2_cuda_live_allocations(void) { return g_live.load(); }
 
 void k2_cuda_trim(void) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (g_host != nullptr) {  // the pinned staging of the sparse forms (nothing is in flight)
+    cudaFreeHost(g_host);
+    g_host = nullptr;
+    g_host_bytes = 0;
+  }
   if (g_ws == nullptr) return;
   cudaStreamSynchronize(g_stream);
   dev_free(g_ws, g_ws_bytes);
@@ -721,5 +1057,12 @@ void *k2_cuda_malloc(uint64_t bytes) {
 }
 
 void k2_cuda_free(void *p, uint64_t bytes) { dev_free(p, bytes); }
+
+uint64_t k2_cuda_set_frontier_max(uint64_t nodes) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  const uint64_t was = g_frontier_max;
+  g_frontier_max = nodes == 0 ? kFrontierMax : nodes;
+  return was;
+}
 
 }  // extern "C"

@@ -39,6 +39,11 @@ extern "C" {
 #define K2_CUDA_OFFSETS_DIRECTORY 1
 #define K2_CUDA_OFFSETS_SCAN 2
 
+// Pruned traversal (K2_DevicePruning).
+#define K2_CUDA_PRUNE_AUTO 0    // chosen per product from the input's and the mask's counts
+#define K2_CUDA_PRUNE_NEVER 1   // always the full traversal
+#define K2_CUDA_PRUNE_ALWAYS 2  // pruned whenever the product has an input presence or a mask
+
 // Engine-wide settings.
 typedef struct {
   uint64_t tile;      // M: at most this many children per tile (>= 16, <= 2^30; default 2^20)
@@ -52,6 +57,8 @@ typedef struct {
                       // (the level between is staged in shared memory, never stored): fewer
                       // launches and less scratch (default true; false: one level per
                       // launch, for comparisons)
+  int prune;          // K2_CUDA_PRUNE_*: whether single-vector products may take the traversal
+                      // pruned by the input and the mask (default AUTO: by a cost estimate)
   int config;         // what an AUTO upload (lazy, or K2_Matrix_upload(A, AUTO)) becomes:
                       // K2_CUDA_CONFIG_AUTO (default: BOTTOM if the view caches its bottom codes
                       // codes, else TREE) or a configuration; ROWS falls back to the default

@@ -15,6 +15,35 @@ namespace k2cu {
 // Threads per block of every traversal kernel: a block owns kBlock consecutive nodes.
 constexpr int kBlock = 256;
 
+// Signature (4 bits) of internal node p.
+__device__ __forceinline__ unsigned nibble(const uint64_t *sig, uint64_t p) {
+  return (unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u);
+}
+
+// The even bits of a Morton code, packed: compact(code) is the column, compact(code >> 1) the row.
+__device__ __forceinline__ uint64_t compact(uint64_t x) {
+  x &= 0x5555555555555555ull;
+  x = (x | (x >> 1)) & 0x3333333333333333ull;
+  x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0Full;
+  x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
+  x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
+  x = (x | (x >> 16)) & 0x00000000FFFFFFFFull;
+  return x;
+}
+
+// First child of internal node p, by one thread (for nodes that are not consecutive): its
+// directory sample plus the fan-outs of the nodes between the sample and p.
+__device__ __forceinline__ uint64_t thread_first_child(const uint64_t *sig, const uint64_t *dir,
+                                                       uint32_t dir_log, uint64_t p) {
+  const uint64_t k = p >> dir_log;
+  uint64_t r = dir[k];
+  const uint64_t wend = p >> 4;
+  for (uint64_t w = (k << dir_log) >> 4; w < wend; w++) r += (uint64_t)__popcll(sig[w]);
+  const unsigned sh = (unsigned)(p & 15) * 4;
+  if (sh) r += (uint64_t)__popcll(sig[wend] & ((1ull << sh) - 1));
+  return r;
+}
+
 // One step of the traversal: the nodes [node_begin, node_begin + n) of one level, whose
 // Morton codes are codes[0 .. n), and how to find their first children.
 struct Trav {
@@ -26,6 +55,10 @@ struct Trav {
   const uint32_t *offsets;  // scan: first child of node i = child_begin + offsets[i];
                             // NULL: directory sample + popcounts + a block scan
   uint64_t child_begin;     // absolute number of the first child of node_begin
+  // A pruned frontier instead of a range of nodes: ids[i] is the node whose code is codes[i],
+  // for i < *count (at most n); its first child comes from the directory, one node per thread.
+  const uint64_t *ids = nullptr;
+  const unsigned long long *count = nullptr;
 };
 
 // Expand one level (write the codes of the children into out[first_child - out_begin ...]) or
@@ -71,6 +104,24 @@ struct RowsArgs {
   VecArgs v;
 };
 
+// One level of the pruned descent (k2_cuda_pruned.cu): the frontier in (ids_in, codes_in,
+// *count_in entries) and out; the stripe bitmaps of the input and of the allowed outputs (NULL:
+// that side is not pruned). Entries past `capacity` are counted but not written.
+struct PruneArgs {
+  const uint64_t *sig, *dir;
+  uint32_t dir_log;
+  bool left;
+  const uint32_t *in_bm, *out_bm;
+  const uint64_t *top;          // the top level: codes, its first node, how many
+  uint64_t top_begin, top_count;
+  uint32_t top_level;
+  const uint64_t *ids_in, *codes_in;
+  const unsigned long long *count_in;
+  uint64_t *ids_out, *codes_out;
+  unsigned long long *count_out;
+  uint64_t capacity;
+};
+
 // True if (type, monoid, mult) is a combination the engine runs.
 bool supported(k2_type type, k2_monoid mon, k2_mult mult);
 
@@ -84,6 +135,26 @@ size_t scan_temp_bytes(uint64_t n);
 // out[i] = sum of the fan-outs of nodes node_begin .. node_begin + i - 1, i < n.
 cudaError_t launch_scan(void *temp, size_t temp_bytes, const uint64_t *sig, uint64_t node_begin,
                         uint64_t n, uint32_t *out, cudaStream_t s);
+
+// ---- the pruned traversal and the sparse forms (k2_cuda_pruned.cu) ----
+// Mark in the heap-ordered stripe bitmap bm (levels 0 .. deepest) the stripes that hold a listed
+// index / an index whose flag is (nonzero == want).
+cudaError_t launch_stripes_from_list(uint32_t *bm, const uint64_t *list, uint64_t k,
+                                     uint32_t side_log, uint32_t deepest, cudaStream_t s);
+cudaError_t launch_stripes_from_flags(uint32_t *bm, const uint8_t *flags, bool want, uint64_t n,
+                                      uint32_t side_log, uint32_t deepest, cudaStream_t s);
+cudaError_t launch_prune_top(const PruneArgs &a, cudaStream_t s);
+// Children (level + 1) of the frontier's nodes (level); width: the nodes of that level.
+cudaError_t launch_prune_expand(const PruneArgs &a, uint32_t level, uint64_t width, cudaStream_t s);
+// xp[list[i]] = 1 and x[list[i]] = vals[i] (ts bytes), i < k.
+cudaError_t launch_scatter_input(const uint64_t *list, const void *vals, uint64_t k, uint32_t ts,
+                                 void *x, uint8_t *xp, cudaStream_t s);
+// The present outputs (present[i] != 0, i < n), ascending, into list (*count of them) and their
+// values (ts bytes each, from y) into vals.
+size_t select_temp_bytes(uint64_t n);
+cudaError_t launch_list_outputs(void *temp, size_t temp_bytes, const uint8_t *present, uint64_t n,
+                                uint64_t *list, unsigned long long *count, const void *y,
+                                uint32_t ts, void *vals, cudaStream_t s);
 
 }  // namespace k2cu
 

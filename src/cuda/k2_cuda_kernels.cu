@@ -26,20 +26,6 @@ namespace k2cu {
 
 namespace {
 
-__device__ __forceinline__ unsigned nibble(const uint64_t *sig, uint64_t p) {
-  return (unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u);
-}
-
-__device__ __forceinline__ uint64_t compact(uint64_t x) {
-  x &= 0x5555555555555555ull;
-  x = (x | (x >> 1)) & 0x3333333333333333ull;
-  x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0Full;
-  x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
-  x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
-  x = (x | (x >> 16)) & 0x00000000FFFFFFFFull;
-  return x;
-}
-
 // First child of node p0 from the directory: its sample plus the fan-outs of the nodes between
 // the sample and p0 (nibbles [s, p0) of the signature words). Called by all lanes of one warp.
 __device__ uint64_t dir_first_child(const uint64_t *sig, const uint64_t *dir, uint32_t dir_log,
@@ -69,13 +55,29 @@ struct NodeTile {
   uint8_t sig[kBlock];
 };
 
-__device__ void load_nodes(const Trav &t, NodeTile &tile) {
+// Nodes of the step: t.n, or the length a pruned frontier reached on the device.
+__device__ __forceinline__ uint64_t step_nodes(const Trav &t) {
+  return t.count != nullptr ? min((uint64_t)*t.count, t.n) : t.n;
+}
+
+// n: step_nodes(t), read once by the caller (the block returns early when it has no node).
+__device__ void load_nodes(const Trav &t, NodeTile &tile, uint64_t n) {
   typedef cub::BlockScan<unsigned, kBlock> Scan;
   __shared__ typename Scan::TempStorage scan_tmp;
   __shared__ uint64_t block_fc;
   const uint64_t first = (uint64_t)blockIdx.x * kBlock;
   const uint64_t idx = first + threadIdx.x;
-  const bool valid = idx < t.n;
+  const bool valid = idx < n;
+  if (t.ids != nullptr) {
+    const uint64_t p = valid ? t.ids[idx] : 0;
+    tile.sig[threadIdx.x] = valid ? (uint8_t)nibble(t.sig, p) : 0;
+    if (valid) {
+      tile.code[threadIdx.x] = t.codes[idx];
+      tile.fc[threadIdx.x] = thread_first_child(t.sig, t.dir, t.dir_log, p);
+    }
+    __syncthreads();
+    return;
+  }
   const unsigned s = valid ? nibble(t.sig, t.node_begin + idx) : 0u;
   tile.sig[threadIdx.x] = (uint8_t)s;
   if (valid) tile.code[threadIdx.x] = t.codes[idx];
@@ -96,7 +98,7 @@ __device__ void load_nodes(const Trav &t, NodeTile &tile) {
 
 __global__ void __launch_bounds__(kBlock) expand_kernel(ExpandArgs a) {
   __shared__ NodeTile tile;
-  load_nodes(a.t, tile);
+  load_nodes(a.t, tile, a.t.n);
   const uint64_t idx = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
   if (idx >= a.t.n) return;
   const unsigned s = tile.sig[threadIdx.x];
@@ -118,7 +120,7 @@ __global__ void __launch_bounds__(kBlock) expand2_kernel(ExpandArgs a) {
   __shared__ uint64_t kids, first_grand;
   typedef cub::BlockScan<unsigned, kBlock> Scan;
   __shared__ typename Scan::TempStorage scan_tmp;
-  load_nodes(a.t, tile);
+  load_nodes(a.t, tile, a.t.n);
   const uint64_t first = (uint64_t)blockIdx.x * kBlock;
   const uint64_t idx = first + threadIdx.x;
   const uint64_t valid_here = min((uint64_t)kBlock, a.t.n - first);  // >= 1
@@ -164,14 +166,16 @@ __global__ void __launch_bounds__(kBlock) expand2_kernel(ExpandArgs a) {
 template <class T, int MON>
 __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
   __shared__ NodeTile tile;
-  load_nodes(a.t, tile);
+  const uint64_t nodes = step_nodes(a.t);
+  if ((uint64_t)blockIdx.x * kBlock >= nodes) return;  // past a pruned frontier's end
+  load_nodes(a.t, tile, nodes);
   const T *x = (const T *)a.v.x;
   T *y = (T *)a.v.y;
   const T w = cast_double<T>(a.v.w);
   const uint32_t G = a.G, B = a.v.B;
   const uint32_t lane = threadIdx.x & (G - 1);
   const uint64_t first = (uint64_t)blockIdx.x * kBlock;
-  const uint32_t count = (uint32_t)min((uint64_t)kBlock, a.t.n - first);
+  const uint32_t count = (uint32_t)min((uint64_t)kBlock, nodes - first);
   const uint32_t LL = a.leaf_log, LS = 1u << LL;
   const uint64_t row_mask = (LS == 8) ? 0xFFull : ((1ull << LS) - 1);
   const uint64_t leaf_mask = a.leaf_bits == 64 ? ~0ull : ((1ull << a.leaf_bits) - 1);
@@ -262,7 +266,7 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_kernel(LeafArgs a) {
   __shared__ T win[kWin];
   __shared__ uint32_t warp_lo[kBlock / 32];
   __shared__ uint32_t block_lo;
-  load_nodes(a.t, tile);
+  load_nodes(a.t, tile, a.t.n);
   const T *x = (const T *)a.v.x;
   T *y = (T *)a.v.y;
   const bool scale = a.v.mult == K2_MUL_X_TIMES_W;
@@ -344,7 +348,7 @@ __global__ void __launch_bounds__(kBlock) leaf_plus_batch_kernel(LeafArgs a) {
   __shared__ uint32_t block_lo;
   extern __shared__ __align__(16) unsigned char win_raw[];
   T *win = (T *)win_raw;
-  load_nodes(a.t, tile);
+  load_nodes(a.t, tile, a.t.n);
   const T *x = (const T *)a.v.x;
   T *y = (T *)a.v.y;
   const bool scale = a.v.mult == K2_MUL_X_TIMES_W;
@@ -509,9 +513,9 @@ cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s) {
 
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s) {
   if (a.t.n == 0) return cudaSuccess;
-  if (a.v.fast && leaf_plus_batch_applies(type, mon, a))
+  if (a.t.ids == nullptr && a.v.fast && leaf_plus_batch_applies(type, mon, a))
     return type == K2_T_FP32 ? launch_plus_batch<float>(a, s) : launch_plus_batch<double>(a, s);
-  if (a.v.fast && leaf_plus_applies(type, mon, a)) {
+  if (a.t.ids == nullptr && a.v.fast && leaf_plus_applies(type, mon, a)) {
     if (type == K2_T_FP32) leaf_plus_kernel<float><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
     else leaf_plus_kernel<double><<<blocks_for(a.t.n), kBlock, 0, s>>>(a);
     return cudaGetLastError();

@@ -11,14 +11,16 @@
 #include "cuda/k2_cuda_testing.h"
 #include "util/k2_error.h"
 
-static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0, true, true,
-                                            true, K2_CUDA_CONFIG_AUTO};
+static k2_cuda_settings k2_stub_settings = {UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO, 0,
+                                            true, true, true, K2_CUDA_PRUNE_AUTO,
+                                            K2_CUDA_CONFIG_AUTO};
 
 void k2_cuda_settings_get(k2_cuda_settings *s) { *s = k2_stub_settings; }
 int k2_cuda_settings_set(const k2_cuda_settings *s) {
   if (s == NULL || s->tile < 16 || s->tile > (UINT64_C(1) << 30) ||
       s->offsets < K2_CUDA_OFFSETS_AUTO || s->offsets > K2_CUDA_OFFSETS_SCAN ||
-      s->config < K2_CUDA_CONFIG_AUTO || s->config > K2_CUDA_CONFIG_ROWS)
+      s->config < K2_CUDA_CONFIG_AUTO || s->config > K2_CUDA_CONFIG_ROWS ||
+      s->prune < K2_CUDA_PRUNE_AUTO || s->prune > K2_CUDA_PRUNE_ALWAYS)
     return k2_cuda_fail(GrB_INVALID_VALUE, "CUDA engine: a device setting is out of range");
   k2_stub_settings = *s;
   return 0;
@@ -80,4 +82,9 @@ void *k2_cuda_malloc(uint64_t bytes) {
 void k2_cuda_free(void *p, uint64_t bytes) {
   (void)p;
   (void)bytes;
+}
+
+uint64_t k2_cuda_set_frontier_max(uint64_t nodes) {
+  (void)nodes;
+  return 0;
 }

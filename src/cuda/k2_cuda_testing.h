@@ -23,6 +23,11 @@ void *k2_cuda_stream(void);
 void *k2_cuda_malloc(uint64_t bytes);
 void k2_cuda_free(void *p, uint64_t bytes);
 
+// ---- for tests: the pruned traversal's frontier capacity ------------------------------------
+// At most `nodes` per level (0: the engine's default); a level holding more makes the product
+// run again with the full traversal. Returns the previous value (0 without a CUDA build).
+uint64_t k2_cuda_set_frontier_max(uint64_t nodes);
+
 // ---- for tests: the tile planner without a device ------------------------------------------
 // How the planner cuts a level: the engine plans both ways and keeps the plan of fewer launches.
 typedef enum {

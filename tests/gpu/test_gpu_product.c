@@ -643,6 +643,258 @@ static void test_fp32_rounding(void **state) {
   k2_coo_free(&L);
 }
 
+// ---- sparse products: an input given as its list, a mask allowing a few outputs, the output
+// asked for as a list; the traversal pruned (K2_CUDA_PRUNE_*) or not. Against the reference
+// engine on the same flags (which walks the whole tree).
+
+static void set_prune(int mode) {
+  k2_cuda_settings s;
+  k2_cuda_settings_get(&s);
+  s.prune = mode;
+  assert_int_equal(k2_cuda_settings_set(&s), 0);
+}
+
+// nin present inputs (distinct, random; UINT64_MAX: 70% of them) and, with nallowed !=
+// UINT64_MAX, a mask that allows nallowed outputs. The report of the GPU product in *rep.
+static void sparse_case(const k2_view *v, void *device, const spec *s0, uint64_t nin,
+                        uint64_t nallowed, bool want_list, k2_rng *rng, const char *what,
+                        k2_product_report *rep) {
+  spec s = *s0;
+  s.batch = 1;
+  s.x_present = true;
+  s.y_skip = nallowed != UINT64_MAX;
+  const uint64_t in = s.left ? v->nrows : v->ncols, out = s.left ? v->ncols : v->nrows;
+  const uint32_t ts = k2_type_size(s.type);
+  void *x = calloc(in + 1, ts), *yr = malloc(out * ts + 8), *yg = malloc(out * ts + 8);
+  uint8_t *xp = calloc(in + 1, 1), *ys = malloc(out + 1), *pr = malloc(out + 1), *pg = calloc(out + 1, 1);
+  uint64_t *xl = malloc((in + 1) * 8), *yl = malloc((out + 1) * 8);
+  assert_true(x && yr && yg && xp && ys && pr && pg && xl && yl);
+  uint64_t k = 0;
+  if (nin == UINT64_MAX) {
+    for (uint64_t i = 0; i < in; i++) xp[i] = k2_rng_below(rng, 10) < 7;
+  } else {
+    for (uint64_t placed = 0; placed < nin && placed < in;) {
+      const uint64_t i = k2_rng_below(rng, in);
+      if (!xp[i]) {
+        xp[i] = 1;
+        placed++;
+      }
+    }
+  }
+  for (uint64_t i = 0; i < in; i++)
+    if (xp[i]) {
+      random_value(s.type, x, i, rng, false);
+      xl[k++] = i;
+    }
+  memset(ys, 1, out);
+  uint64_t allowed = out;
+  if (s.y_skip) {
+    allowed = 0;
+    for (uint64_t a = 0; a < nallowed && a < out;) {
+      const uint64_t i = k2_rng_below(rng, out);
+      if (ys[i]) {
+        ys[i] = 0;
+        a++;
+      }
+    }
+    for (uint64_t i = 0; i < out; i++) allowed += !ys[i];
+  }
+  k2_product R = {.type = s.type, .monoid = s.monoid, .mult = s.mult, .w = s.w,
+                  .index_base = s.base, .left = s.left, .batch = 1, .x = x, .x_present = xp,
+                  .y = yr, .y_present = pr, .y_skip = s.y_skip ? ys : NULL};
+  assert_int_equal(k2_ref_product(v, NULL, &R), 0);
+  memset(yg, 0xA5, out * ts);
+  uint64_t ycount = 0;
+  k2_product G = R;
+  G.y = yg;
+  G.y_present = pg;  // all zero: the contract of a listed output
+  G.x_list = xl;
+  G.x_count = k;
+  G.y_allowed_known = s.y_skip;
+  G.y_allowed = allowed;
+  G.y_list = want_list ? yl : NULL;
+  G.y_count = want_list ? &ycount : NULL;
+  memset(rep, 0, sizeof *rep);
+  G.report = rep;
+  int rc = k2_cuda_product(v, device, &G);
+  if (rc != 0) {
+    print_error("%s: k2_cuda_product returned %d: %s\n", what, rc, K2_error_string());
+    fail();
+  }
+  // ANY is checked by validity: the MIN and MAX results bound it
+  void *lo = NULL, *hi = NULL;
+  if (s.monoid == K2_MON_ANY) {
+    lo = malloc(out * ts + 8);
+    hi = malloc(out * ts + 8);
+    uint8_t *tmp = malloc(out + 1);
+    assert_true(lo && hi && tmp);
+    k2_product B = R;
+    B.y_present = tmp;
+    B.monoid = K2_MON_MIN;
+    B.y = lo;
+    assert_int_equal(k2_ref_product(v, NULL, &B), 0);
+    B.monoid = K2_MON_MAX;
+    B.y = hi;
+    assert_int_equal(k2_ref_product(v, NULL, &B), 0);
+    free(tmp);
+  }
+  const bool listed = want_list && ycount != K2_Y_DENSE;
+  uint64_t bad = 0, present = 0;
+  for (uint64_t i = 0; i < out; i++) {
+    if (ys[i] && s.y_skip) continue;
+    present += pr[i] != 0;
+    if (listed && !pg[i]) {  // unlisted: must be absent in the reference too
+      if (pr[i] && bad++ < 5) print_error("%s: y[%llu] present but not listed\n", what, (unsigned long long)i);
+      continue;
+    }
+    bool ok = (pr[i] != 0) == (pg[i] != 0);
+    if (ok && pr[i] && s.monoid == K2_MON_ANY) {
+      double g = as_double(s.type, yg, i);
+      if (s.type == K2_T_BOOL) g = g != 0;
+      ok = g >= as_double(s.type, lo, i) && g <= as_double(s.type, hi, i);
+    } else if (ok && (pr[i] || !listed)) {
+      ok = same_value(s.type, yr, yg, i);
+    }
+    if (!ok && bad++ < 5)
+      print_error("%s: %s %s.%s %s in %llu allowed %llu: y[%llu] ref %g (%d) gpu %g (%d)\n", what,
+                  type_name[s.type], mon_name[s.monoid], mul_name[s.mult], s.left ? "left" : "right",
+                  (unsigned long long)k, (unsigned long long)allowed, (unsigned long long)i,
+                  as_double(s.type, yr, i), pr[i], as_double(s.type, yg, i), pg[i]);
+  }
+  if (listed) {  // ascending, allowed, and every present output
+    if (ycount != present) {
+      print_error("%s: %llu listed, %llu present\n", what, (unsigned long long)ycount,
+                  (unsigned long long)present);
+      bad++;
+    }
+    for (uint64_t q = 0; q < ycount; q++) {
+      if ((q > 0 && yl[q] <= yl[q - 1]) || yl[q] >= out || (s.y_skip && ys[yl[q]]) || !pg[yl[q]]) {
+        if (bad++ < 5) print_error("%s: list entry %llu = %llu is wrong\n", what, (unsigned long long)q,
+                                   (unsigned long long)yl[q]);
+      }
+    }
+  }
+  free(x); free(yr); free(yg); free(xp); free(ys); free(pr); free(pg); free(xl); free(yl);
+  free(lo); free(hi);
+  if (bad) {
+    print_error("%s: %llu mismatches\n", what, (unsigned long long)bad);
+    fail();
+  }
+}
+
+// Every semiring with inputs of 0, 1, a few, a tenth and 70% of the entries and masks allowing
+// none, one, a few, a quarter or all outputs; pruned always, by the cost model, never; the
+// output as a list or dense; the tree-only and bottom-code copies and a top level near the root.
+static void test_pruned(void **state) {
+  (void)state;
+  k2_coo_list L;
+  random_list(&L, 3000, 2500, 40000, 31);
+  k2_coo_canonical(&L);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.top_max_log = 2;  // the descent starts near the root
+  gmat g;
+  gmat_make(&g, &L, &fmt);
+  k2_rng rng = {77};
+  const uint64_t ins[] = {0, 1, 5, 250, UINT64_MAX};
+  const uint64_t masks[] = {UINT64_MAX, 0, 1, 7, 700, 2999};
+  const int modes[] = {K2_CUDA_PRUNE_ALWAYS, K2_CUDA_PRUNE_AUTO, K2_CUDA_PRUNE_NEVER};
+  char what[160];
+  uint64_t cases = 0, pruned = 0;
+  for (int config = 0; config <= K2_CUDA_CONFIG_BOTTOM; config++) {
+    gmat_upload(&g, config);
+    for (int t = 0; t < K2_T_COUNT; t++)
+      for (int m = 0; m < K2_MON_COUNT; m++)
+        for (int u = 0; u < K2_MUL_COUNT; u++) {
+          if (!combo_ok((k2_type)t, (k2_monoid)m, (k2_mult)u)) continue;
+          for (int left = 0; left < 2; left++) {
+            spec s = {(k2_type)t, (k2_monoid)m, (k2_mult)u, left, 1, true, false, 0.5, 1};
+            if (t == K2_T_BOOL) s.w = 1;
+            const int mode = modes[cases % 3];
+            const uint64_t nin = ins[(cases / 3) % 5], nal = masks[(cases / 7) % 6];
+            set_prune(mode);
+            k2_product_report rep;
+            snprintf(what, sizeof what, "config %d mode %d", config, mode);
+            sparse_case(&g.v, g.device, &s, nin, nal, (cases & 1) == 0, &rng, what, &rep);
+            if (mode == K2_CUDA_PRUNE_ALWAYS) assert_non_null(strstr(rep.traversal, "pruned"));
+            if (mode == K2_CUDA_PRUNE_NEVER) assert_string_equal(rep.traversal, "full");
+            pruned += strstr(rep.traversal, "pruned") != NULL;
+            cases++;
+          }
+        }
+  }
+  // a frontier too small for a level: the product runs again with the full traversal
+  const uint64_t was = k2_cuda_set_frontier_max(4);
+  set_prune(K2_CUDA_PRUNE_ALWAYS);
+  for (int left = 0; left < 2; left++) {
+    spec s = {K2_T_INT64, K2_MON_PLUS, K2_MUL_X, left, 1, true, false, 1, 0};
+    k2_product_report rep;
+    sparse_case(&g.v, g.device, &s, 40, UINT64_MAX, true, &rng, "frontier overflow", &rep);
+    assert_string_equal(rep.traversal, "full");
+  }
+  k2_cuda_set_frontier_max(was);
+  set_prune(K2_CUDA_PRUNE_AUTO);
+  print_message("%llu sparse products, %llu pruned: GPU = reference\n", (unsigned long long)cases,
+                (unsigned long long)pruned);
+  gmat_free(&g);
+  k2_coo_free(&L);
+}
+
+// One input entry expands exactly the nodes of its stripe below the top level: counted by the
+// report, against the count from the entry list.
+static void test_pruned_visits(void **state) {
+  (void)state;
+  const uint64_t n = UINT64_C(1) << 15;
+  k2_coo_list L;
+  random_list(&L, n, n, UINT64_C(1) << 18, 41);
+  k2_coo_canonical(&L);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.top_max_log = 4;
+  gmat g;
+  gmat_make(&g, &L, &fmt);
+  gmat_upload(&g, K2_CUDA_CONFIG_TREE);
+  set_prune(K2_CUDA_PRUNE_ALWAYS);  // (on a tree this small the cost model may keep the full walk)
+  k2_rng rng = {5};
+  for (int left = 0; left < 2; left++) {
+    for (uint64_t idx = 100; idx < 100 + 5 * 997; idx += 997) {
+      const uint64_t in = n;
+      int64_t *x = calloc(in, sizeof *x), *y = malloc(in * sizeof *y);
+      uint8_t *xp = calloc(in, 1), *yp = calloc(in, 1);
+      uint64_t *yl = malloc(in * 8), list[1] = {idx}, ycount = 0;
+      assert_true(x && y && xp && yp && yl);
+      xp[idx] = 1;
+      x[idx] = (int64_t)k2_rng_below(&rng, 100) + 1;
+      k2_product_report rep;
+      memset(&rep, 0, sizeof rep);
+      k2_product P = {.type = K2_T_INT64, .monoid = K2_MON_PLUS, .mult = K2_MUL_X, .left = left,
+                      .batch = 1, .x = x, .x_present = xp, .y = y, .y_present = yp,
+                      .x_list = list, .x_count = 1, .y_list = yl, .y_count = &ycount,
+                      .report = &rep};
+      assert_int_equal(k2_cuda_product(&g.v, g.device, &P), 0);
+      const uint64_t want =
+          k2_oracle_stripe_blocks(&L, g.v.side_log, g.v.top_level, g.v.levels - 1, idx, left);
+      print_message("%s %llu: %s, %llu internal nodes expanded (the stripe below the top has "
+                    "%llu; the tree %llu), %llu outputs listed\n", left ? "row" : "column",
+                    (unsigned long long)idx, rep.traversal, (unsigned long long)rep.expanded,
+                    (unsigned long long)want, (unsigned long long)g.v.n_internal,
+                    (unsigned long long)ycount);
+      assert_string_equal(rep.traversal, "pruned by the input");
+      assert_int_equal(rep.expanded, want);
+      assert_true(rep.expanded * 100 < g.v.n_internal);
+      // the outputs: the entries of the line, each x[idx]
+      uint64_t deg = 0;
+      for (uint64_t e = 0; e < L.nvals; e++) deg += (left ? L.I[e] : L.J[e]) == idx;
+      assert_int_equal(ycount, deg);
+      for (uint64_t q = 0; q < ycount; q++) assert_int_equal(y[yl[q]], x[idx]);
+      free(x); free(y); free(xp); free(yp); free(yl);
+    }
+  }
+  set_prune(K2_CUDA_PRUNE_AUTO);
+  gmat_free(&g);
+  k2_coo_free(&L);
+}
+
 // Empty and tiny matrices; replays of a recorded graph see new x values.
 static void test_edge_cases(void **state) {
   (void)state;
@@ -837,6 +1089,7 @@ int main(void) {
       cmocka_unit_test(test_no_leaks),      cmocka_unit_test(test_fp32_rounding),
       cmocka_unit_test(test_edge_cases),    cmocka_unit_test(test_real_graphs),
       cmocka_unit_test(test_plus_kernel),   cmocka_unit_test(test_default_config),
+      cmocka_unit_test(test_pruned),        cmocka_unit_test(test_pruned_visits),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left

@@ -118,3 +118,25 @@ void k2_assert_same_pattern(K2_Matrix A, const k2_coo_list *C) {
   free(I);
   free(J);
 }
+
+uint64_t k2_oracle_stripe_blocks(const k2_coo_list *L, uint32_t side_log, uint32_t from, uint32_t to,
+                                 uint64_t idx, bool by_row) {
+  uint64_t total = 0;
+  uint8_t *seen = malloc(to > 0 ? (UINT64_C(1) << (to - 1)) + 1 : 1);
+  assert_non_null(seen);
+  for (uint32_t t = from; t < to; t++) {
+    const uint32_t sh = side_log - t;  // blocks of level t are 2^sh wide
+    memset(seen, 0, (UINT64_C(1) << t) + 1);
+    for (uint64_t k = 0; k < L->nvals; k++) {
+      const uint64_t in = by_row ? L->I[k] : L->J[k], out = by_row ? L->J[k] : L->I[k];
+      if ((in >> sh) != (idx >> sh)) continue;
+      const uint64_t b = out >> sh;
+      if (!seen[b]) {
+        seen[b] = 1;
+        total++;
+      }
+    }
+  }
+  free(seen);
+  return total;
+}

@@ -26,6 +26,12 @@ void k2_oracle_lor_land(uint8_t *y, const k2_coo_list *L, const uint8_t *x, bool
 void k2_oracle_min_plus_f64(double *y, const k2_coo_list *L, const double *x, double w, bool left);
 void k2_oracle_min_plus_i64(int64_t *y, const k2_coo_list *L, const int64_t *x, int64_t w, bool left);
 
+// The blocks a traversal pruned by the one input idx must expand, from the list alone: over the
+// levels t in [from, to) of a tree of side 2^side_log, the distinct output blocks (of side
+// 2^(side_log - t)) of the entries whose input (row for by_row, else column) lies in idx's block.
+uint64_t k2_oracle_stripe_blocks(const k2_coo_list *L, uint32_t side_log, uint32_t from, uint32_t to,
+                                 uint64_t idx, bool by_row);
+
 // Build a K2_Matrix from the list (asserting success).
 K2_Matrix k2_test_matrix(const k2_coo_list *L, const K2_Format *fmt);
 // Assert a K2_Matrix holds exactly the canonical list.

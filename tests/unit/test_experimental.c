@@ -48,6 +48,36 @@ static void test_fusion_setting(void **state) {
   assert_non_null(strstr(K2_error_string(), "enable is NULL"));
 }
 
+// The pruning mode (K2_Device_setPruning): reaches the engine's settings alone; a bad mode is
+// refused and leaves it as it was.
+static void test_pruning_setting(void **state) {
+  (void)state;
+  K2_DevicePruning mode = (K2_DevicePruning)9;
+  K2_ASSERT_OK(K2_Device_getPruning(&mode));
+  assert_int_equal(mode, K2_PRUNING_AUTO);  // the default
+  k2_cuda_settings before, after;
+  k2_cuda_settings_get(&before);
+  assert_int_equal(before.prune, K2_CUDA_PRUNE_AUTO);
+  K2_ASSERT_OK(K2_Device_setPruning(K2_PRUNING_ALWAYS));
+  k2_cuda_settings_get(&after);
+  assert_int_equal(after.prune, K2_CUDA_PRUNE_ALWAYS);
+  assert_int_equal(after.tile, before.tile);
+  assert_int_equal(after.fuse_levels, before.fuse_levels);
+  assert_int_equal(after.config, before.config);
+  K2_ASSERT_OK(K2_Device_setPruning(K2_PRUNING_NEVER));
+  K2_ASSERT_OK(K2_Device_getPruning(&mode));
+  assert_int_equal(mode, K2_PRUNING_NEVER);
+  K2_error_clear();
+  assert_int_equal(K2_Device_setPruning((K2_DevicePruning)7), GrB_INVALID_VALUE);
+  char why[512];
+  if (!k2_message_ok(K2_error_string(), GrB_INVALID_VALUE, why, sizeof why)) fail_msg("%s", why);
+  assert_non_null(strstr(K2_error_string(), "K2_Device_setPruning"));
+  K2_ASSERT_OK(K2_Device_getPruning(&mode));
+  assert_int_equal(mode, K2_PRUNING_NEVER);  // unchanged by the refused call
+  assert_int_equal(K2_Device_getPruning(NULL), GrB_NULL_POINTER);
+  K2_ASSERT_OK(K2_Device_setPruning(K2_PRUNING_AUTO));
+}
+
 static void test_fusion_on_device(void **state) {
   (void)state;
   bool present = false;
@@ -120,7 +150,7 @@ static void test_fusion_on_device(void **state) {
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_fusion_setting),
+      cmocka_unit_test(test_fusion_setting), cmocka_unit_test(test_pruning_setting),
       cmocka_unit_test(test_fusion_on_device),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
