@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api/k2_api.h"
 #include "dispatch/k2_dispatch.h"
@@ -32,6 +33,12 @@ GrB_Info k2_api_matrix_extract(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n
     case K2_T_FP32: return GrB_Matrix_extractTuples_FP32(I, J, X, n, B);
     default: return GrB_Matrix_extractTuples_FP64(I, J, X, n, B);
   }
+}
+
+static double k2_mxm_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int k2_cmp_u64(const void *a, const void *b) {
@@ -278,6 +285,7 @@ GrB_Info k2_mxm_sparse(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M, GrB_
   const k2_semiring_class c = call->c;
   const GrB_Index batch = call->batch, nx = call->inner * batch, ny = call->ylen * batch;
   const size_t ts = k2_type_size(c.type);
+  const double t0 = k2_api_burble() ? k2_mxm_now() : 0;
   k2_workspace *W = NULL;
   GrB_Info info = k2_workspace_get(&W, nx, ny);
   if (info != GrB_SUCCESS) return info;
@@ -394,12 +402,12 @@ GrB_Info k2_mxm_sparse(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M, GrB_
     }
     k2_api_say(fn, path,
                "%s, batch of %llu %s products, B %llu of %llu entries at %llu indices, "
-               "%llu of %llu outputs allowed: %s engine%s, %s of %llu entries",
+               "%llu of %llu outputs allowed: %s engine%s, %s of %llu entries, %.3f ms",
                c.name, (unsigned long long)batch, P.left ? "left" : "right",
                (unsigned long long)bnv, (unsigned long long)nx, (unsigned long long)ns,
                (unsigned long long)allowed, (unsigned long long)ny, K2_engine_name(ran),
                traversal, sparse_result ? "a hypersparse result" : "a bitmap result",
-               (unsigned long long)nvals);
+               (unsigned long long)nvals, 1e3 * (k2_mxm_now() - t0));
   }
   return GrB_SUCCESS;
 }
