@@ -46,7 +46,7 @@ GrB_Info k2_api_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
                                  GrB_Type btype, int kind, GrB_Descriptor desc, bool k2_second);
 
 // The vector products' reusable arrays (src/api/k2_workspace.c), the calling thread's own.
-// Between calls x_present and y_present are all zero; x, x_values, y and the lists hold
+// Between calls x_present, y_present and y_skip are all zero; x, x_values, y and the lists hold
 // anything. A call that leaves y_present otherwise (an engine wrote all of y, or failed)
 // drops y with k2_workspace_drop_y.
 typedef struct {
@@ -57,6 +57,7 @@ typedef struct {
   void *y;
   uint8_t *y_present;
   uint64_t *y_list;       // the indices of the outputs, as an engine lists them
+  uint8_t *y_skip;        // skip bytes a call sets at a mask's entries (all zero between calls)
 } k2_workspace;
 GrB_Info k2_workspace_get(k2_workspace **w, uint64_t nx, uint64_t ny);
 void k2_workspace_drop_y(k2_workspace *w);
@@ -94,6 +95,18 @@ const char *k2_api_call_fallback(const k2_api_call *call, const char *extra, cha
 // C<M> = accum (C, empty) (a vector passed as the GrB_Matrix it is).
 GrB_Info k2_api_call_empty(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M,
                            GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A, GrB_Descriptor desc);
+
+// GrB_Matrix_extractTuples_<T> for the five engine types (GraphBLAS typecasts).
+GrB_Info k2_api_matrix_extract(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Matrix B,
+                               k2_type t);
+
+// K2_mxm / K2_mxm_right with a B that misses entries (src/api/k2_mxm_sparse.c): B's entries
+// scattered into the thread's workspace with the presence of each (index, vector) pair and
+// the list of indices where any vector has one, the mask as skip bytes, and the engine's
+// listed outputs packed as a hypersparse T; C<M> = accum (C, T). The call's checks are done
+// and the product is native (c, batch, shapes in call).
+GrB_Info k2_mxm_sparse(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp accum,
+                       K2_Matrix A, GrB_Matrix B, GrB_Index bnv);
 
 // How many entries each row (left: column) of A holds, cached like the occupancy: with every
 // u(j) present, a PLUS product with a constant multiply (PLUS_PAIR: LAGraph's degrees) is the

@@ -5,8 +5,9 @@
 // the batch (row-major X: entry s of vector b at s*k + b), and the result comes back as a
 // row-major bitmap (pack_BitmapR, O(1)). With the K2_Matrix second, row b of B is the vector
 // of a left product and the result is C in column-major order (pack_BitmapC). Mask, accum
-// and replace are GraphBLAS's own (GrB_Matrix_apply with the identity). Anything else, or a
-// B with a missing entry, runs in SuiteSparse on the materialized matrix.
+// and replace are GraphBLAS's own (GrB_Matrix_apply with the identity). A B with missing
+// entries takes the sparse form (k2_mxm_sparse.c). Anything else runs in SuiteSparse on the
+// materialized matrix.
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,17 +18,7 @@
 #include "util/k2_error.h"
 
 #define K2_BATCH_MAX 65536
-
-static GrB_Info k2_extract_matrix(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Matrix B,
-                                  k2_type t) {
-  switch (t) {
-    case K2_T_BOOL: return GrB_Matrix_extractTuples_BOOL(I, J, X, n, B);
-    case K2_T_INT32: return GrB_Matrix_extractTuples_INT32(I, J, X, n, B);
-    case K2_T_INT64: return GrB_Matrix_extractTuples_INT64(I, J, X, n, B);
-    case K2_T_FP32: return GrB_Matrix_extractTuples_FP32(I, J, X, n, B);
-    default: return GrB_Matrix_extractTuples_FP64(I, J, X, n, B);
-  }
-}
+#define K2_SPARSE_PAIRS_MAX (UINT64_C(1) << 30)
 
 static GrB_Info k2_fail_grb(GrB_Info info, GrB_Matrix C, const char *fn) {
   const char *msg = NULL;
@@ -71,9 +62,15 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   const GrB_Index batch = call.batch, xlen = call.inner, ylen = call.ylen;
 
   char whybuf[300];
+  // a B that misses entries takes the workspace of the sparse form, which holds the batch's
+  // values of x and of y (8 + 26 bytes per pair): bounded, so that a huge batch goes to
+  // SuiteSparse instead of failing for memory
+  const bool full = bnv == br * bc;
   const char *why = k2_api_call_fallback(
-      &call, bnv != br * bc ? "B is not full (a missing entry)"
-             : batch > K2_BATCH_MAX ? "more than 65536 vectors" : NULL,
+      &call, batch > K2_BATCH_MAX ? "more than 65536 vectors"
+             : !full && (xlen * batch > K2_SPARSE_PAIRS_MAX || ylen * batch > K2_SPARSE_PAIRS_MAX)
+                 ? "B is not full and the batch holds more than 2^30 values"
+                 : NULL,
       whybuf, sizeof whybuf);
   if (why != NULL) {
     GrB_Matrix G = NULL, Bp = B;
@@ -99,6 +96,8 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     return GrB_SUCCESS;
   }
 
+  if (!full) return k2_mxm_sparse(&call, C, M, accum, A, B, bnv);
+
   k2_product P;
   memset(&P, 0, sizeof P);
   k2_semiring_setup(&P, &c, A->weight);
@@ -117,7 +116,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
   }
   GrB_Index got = bnv;
-  K2_TRY(k2_extract_matrix(I, J, V, &got, B, c.type));
+  K2_TRY(k2_api_matrix_extract(I, J, V, &got, B, c.type));
   // B(i,j) -> effective B(r, q) -> x entry (vector index s, batch b)
   for (GrB_Index e = 0; e < got; e++) {
     GrB_Index r = tranB ? J[e] : I[e], q = tranB ? I[e] : J[e];

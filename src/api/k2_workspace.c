@@ -32,9 +32,11 @@ void k2_workspace_drop_y(k2_workspace *w) {
   free(w->y);
   free(w->y_present);
   free(w->y_list);
+  free(w->y_skip);
   w->y = NULL;
   w->y_present = NULL;
   w->y_list = NULL;
+  w->y_skip = NULL;
   w->y_cap = 0;
 }
 
@@ -90,7 +92,8 @@ GrB_Info k2_workspace_get(k2_workspace **out, uint64_t nx, uint64_t ny) {
     w->y = k2_malloc(ny * 8);
     w->y_present = k2_calloc(ny, 1);
     w->y_list = k2_malloc(ny * sizeof(uint64_t));
-    if (w->y == NULL || w->y_present == NULL || w->y_list == NULL) {
+    w->y_skip = k2_calloc(ny, 1);
+    if (w->y == NULL || w->y_present == NULL || w->y_list == NULL || w->y_skip == NULL) {
       k2_workspace_drop_y(w);
       K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for a product's workspace (%llu outputs)",
               (unsigned long long)ny);

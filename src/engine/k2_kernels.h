@@ -51,16 +51,19 @@ typedef struct {
   uint8_t *y_present;        // NULL or one byte per y value, set to 1 iff something contributed
   const uint8_t *y_skip;     // NULL or one byte per y value: nonzero = not needed (masked out);
                              // engines may leave such entries at the identity / absent
-  // Sparse forms, for batch 1 (each optional; an engine that does not use them ignores them):
+  // Sparse forms (each optional; an engine that does not use them ignores them). For a batch
+  // (B > 1) the lists hold indices, not (index, vector) pairs: an index is listed when any of
+  // its B vectors has the entry, and x_present / y_present / y_skip still say which pairs.
   const uint64_t *x_list;    // NULL, or the indices of the present x entries, ascending
   uint64_t x_count;          //   (x_count of them; x_present is given too and agrees)
-  bool y_allowed_known;      // with y_skip: y_allowed = how many y entries are not skipped
+  bool y_allowed_known;      // with y_skip: y_allowed = how many y values (pairs) are not skipped
   uint64_t y_allowed;
   uint64_t *y_list;          // NULL, or room for every y index: the caller then passes y_present
-  uint64_t *y_count;         //   all zero, and the engine either lists the present y entries
-                             //   here, ascending, writing y and y_present only at them
-                             //   (*y_count = how many), or writes all of y and y_present as
-                             //   without a list (*y_count = K2_Y_DENSE)
+  uint64_t *y_count;         //   all zero, and the engine either lists the y indices with a
+                             //   present value here, ascending, writing y and y_present only
+                             //   at them (all B values of a listed index) (*y_count = how
+                             //   many), or writes all of y and y_present as without a list
+                             //   (*y_count = K2_Y_DENSE)
   struct k2_product_report *report;  // NULL, or where the engine says how it traversed
 } k2_product;
 

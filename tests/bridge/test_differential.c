@@ -881,7 +881,9 @@ static int run_mxm_case(uint64_t seed, stats *st) {
     }
     GrB_Index bnv;
     assert_int_equal(GrB_Matrix_nvals(&bnv, B), GrB_SUCCESS);
-    bool expect_native = sr->native && bnv == brow * bcol && inner > 0 && bt != UDT &&
+    // native whatever B holds: a full B as one dense batch, any other in the sparse form
+    (void)bnv;
+    bool expect_native = sr->native && inner > 0 && bt != UDT &&
                          !(mt == UDT && !structure) && !force_fallback;
     if (inner > 0 && cr > 0 && cc > 0 && (path == K2_PATH_FALLBACK) == expect_native) {
       fprintf(stderr, "case seed %llu: path %s, expected %s\n  %s\n", (unsigned long long)seed,

@@ -10,6 +10,11 @@
 // input entry expands exactly the non-empty nodes of its stripe (the blocks whose input range
 // holds it, counted from the entry list), about 2 sqrt(entries) on a random matrix (fewer on a
 // web graph, where a row's entries cluster), against millions in the tree.
+// Batches (test_batch_results, test_batch_visits): B = 2, 16 and 64 vectors, each with 0, 1, a
+// few, half or all of its inputs present and a mask of none, a few, half or almost all outputs
+// allowed per vector, given as flags only or with the index lists (x_list, y_list); equal to
+// the reference engine pair by pair, the listed outputs exactly the indices with an entry;
+// one entry in one vector of a batch of 16 expands exactly its stripe, as a single vector does.
 #include "k2_test.h"
 
 #include <stdio.h>
@@ -151,11 +156,195 @@ static void test_visits(void **state) {
   fixture_free(&f);
 }
 
+// One batched product on both engines: OpenMP (with the caller's lists where given) against
+// the reference, every (index, vector) pair that is not skipped. With a list of outputs, the
+// listed indices must be exactly those with a present pair, ascending.
+static void compare_batch(const k2_view *v, k2_type type, k2_monoid mon, k2_mult mult, bool left,
+                          uint32_t B, const void *x, const uint8_t *xp, const uint8_t *skip,
+                          bool lists, const char *what) {
+  const uint64_t nin = left ? v->nrows : v->ncols, nout = left ? v->ncols : v->nrows;
+  const size_t ts = k2_type_size(type);
+  uint8_t *y1 = malloc(nout * B * ts), *y2 = malloc(nout * B * ts);
+  uint8_t *p1 = calloc(nout * B, 1), *p2 = malloc(nout * B);
+  uint64_t *xl = malloc(nin * sizeof(uint64_t)), *yl = malloc(nout * sizeof(uint64_t));
+  assert_true(y1 && y2 && p1 && p2 && xl && yl);
+  uint64_t nx = 0;
+  for (uint64_t i = 0; i < nin; i++) {
+    bool any = false;
+    for (uint32_t b = 0; b < B; b++) any |= xp[i * B + b] != 0;
+    if (any) xl[nx++] = i;
+  }
+  memset(y1, 0x5A, nout * B * ts);
+  uint64_t listed = K2_Y_DENSE;
+  k2_product P = {.type = type, .monoid = mon, .mult = mult, .w = 1, .index_base = 1, .left = left,
+                  .batch = B, .x = x, .x_present = xp, .y = y1, .y_present = p1, .y_skip = skip};
+  if (lists) {
+    P.x_list = xl;
+    P.x_count = nx;
+    P.y_list = yl;
+    P.y_count = &listed;
+  }
+  assert_int_equal(k2_omp_product(v, NULL, &P), 0);
+  P.x_list = NULL;
+  P.y_list = NULL;
+  P.y_count = NULL;
+  P.y = y2;
+  P.y_present = p2;
+  assert_int_equal(k2_ref_product(v, NULL, &P), 0);
+  uint64_t next = 0;  // position in the list
+  for (uint64_t o = 0; o < nout; o++) {
+    bool any1 = false;
+    for (uint32_t b = 0; b < B; b++) any1 |= p1[o * B + b] != 0;
+    if (listed != K2_Y_DENSE) {
+      const bool in_list = next < listed && yl[next] == o;
+      if (in_list != any1) fail_msg("%s: output %llu listed %d, present %d", what, (unsigned long long)o, in_list, any1);
+      if (in_list) next++;
+    }
+    for (uint32_t b = 0; b < B; b++) {
+      const uint64_t k = o * B + b;
+      if (skip != NULL && skip[k]) continue;  // masked out: either engine may leave it as it likes
+      const bool differ = mon != K2_MON_ANY && memcmp(y1 + k * ts, y2 + k * ts, ts) != 0;
+      if (p1[k] != p2[k] || (p1[k] && differ)) {
+        fail_msg("%s: output %llu vector %u: OpenMP present %d, reference present %d%s", what,
+                 (unsigned long long)o, b, p1[k], p2[k], differ ? ", values differ" : "");
+      }
+    }
+  }
+  if (listed != K2_Y_DENSE) assert_int_equal(next, listed);
+  free(y1);
+  free(y2);
+  free(p1);
+  free(p2);
+  free(xl);
+  free(yl);
+}
+
+static void test_batch_results(void **state) {
+  (void)state;
+  fixture f;
+  const uint64_t n = 3000;
+  fixture_make(&f, n, 36000, 17);
+  const uint32_t batches[] = {2, 16, 64};
+  // per vector: inputs present (0, 1, a few, half, all) and outputs allowed (the same counts;
+  // n + 1: no mask)
+  const uint64_t counts[] = {0, 1, 5, n / 2, n};
+  k2_rng rng = {9};
+  char what[200];
+  long cases = 0, pruned = 0;
+  for (size_t bi = 0; bi < 3; bi++) {
+    const uint32_t B = batches[bi];
+    uint8_t *xp = malloc(n * B), *skip = malloc(n * B), *xb = malloc(n * B);
+    int64_t *xi = malloc(n * B * sizeof *xi);
+    assert_true(xp && skip && xb && xi);
+    for (uint64_t k = 0; k < n * B; k++) {
+      xb[k] = (uint8_t)(k2_rng_below(&rng, 3) != 0);  // false values too: LOR must see them
+      xi[k] = (int64_t)k2_rng_below(&rng, 13) - 6;
+    }
+    for (int left = 0; left < 2; left++)
+      for (size_t ci = 0; ci < 5; ci++)
+        for (size_t co = 0; co < 6; co++)
+          for (int kind = 0; kind < 3; kind++) {
+            // vector b gets counts[(ci + b) % 5] inputs, except that the first case of each
+            // count keeps every vector at it: a batch of all-sparse (or all-empty) vectors
+            memset(xp, 0, n * B);
+            memset(skip, 1, n * B);
+            const bool mixed = kind != 0;
+            for (uint32_t b = 0; b < B; b++) {
+              const uint64_t cin = counts[mixed ? (ci + b) % 5 : ci];
+              for (uint64_t k = 0; k < cin; k++) {
+                const uint64_t i = cin == n ? k : k2_rng_below(&rng, n);
+                xp[i * B + b] = 1;
+              }
+              if (co < 5) {
+                const uint64_t cout = counts[mixed ? (co + b) % 5 : co];
+                for (uint64_t k = 0; k < cout; k++) {
+                  const uint64_t i = cout == n ? k : k2_rng_below(&rng, n);
+                  skip[i * B + b] = 0;
+                }
+              }
+            }
+            const bool masked = co < 5, lists = kind == 2;
+            const k2_mult mult = (k2_mult)k2_rng_below(&rng, 4);  // X .. CONST
+            k2_omp_pruned_expanded = UINT64_MAX;
+            snprintf(what, sizeof what, "batch %u, %s, %llu inputs, %s %llu, %s, LOR bool, multiply %d",
+                     B, left ? "left" : "right", (unsigned long long)counts[ci], masked ? "allowed" : "no mask",
+                     (unsigned long long)(masked ? counts[co] : n), mixed ? "mixed" : "alike", (int)mult);
+            compare_batch(&f.v, K2_T_BOOL, K2_MON_LOR, mult, left, B, xb, xp, masked ? skip : NULL,
+                          lists, what);
+            pruned += k2_omp_pruned_expanded != UINT64_MAX;
+            const k2_monoid mon = (k2_monoid)k2_rng_below(&rng, 3) == 0 ? K2_MON_PLUS
+                                  : k2_rng_below(&rng, 2) ? K2_MON_MIN : K2_MON_ANY;
+            snprintf(what, sizeof what, "batch %u, %s, %llu inputs, %s %llu, %s, INT64 monoid %d",
+                     B, left ? "left" : "right", (unsigned long long)counts[ci], masked ? "allowed" : "no mask",
+                     (unsigned long long)(masked ? counts[co] : n), mixed ? "mixed" : "alike", (int)mon);
+            compare_batch(&f.v, K2_T_INT64, mon, (k2_mult)k2_rng_below(&rng, 5), left, B, xi, xp,
+                          masked ? skip : NULL, lists, what);
+            cases += 2;
+          }
+    free(xp);
+    free(skip);
+    free(xb);
+    free(xi);
+  }
+  print_message("batched pruned traversal: %ld products equal to the reference engine's "
+                "(%ld LOR products pruned)\n", cases, pruned);
+  assert_true(pruned > 0);
+  fixture_free(&f);
+}
+
+static void test_batch_visits(void **state) {
+  (void)state;
+  fixture f;
+  const uint64_t n = UINT64_C(1) << 16;
+  const uint32_t B = 16;
+  fixture_make(&f, n, UINT64_C(1) << 19, 23);
+  uint8_t *xp = calloc(n * B, 1), *x = calloc(n * B, 1), *y = malloc(n * B), *yp = malloc(n * B);
+  uint8_t *line = malloc(n);
+  assert_true(xp && x && y && yp && line);
+  for (int left = 0; left < 2; left++) {
+    for (uint64_t idx = 100; idx < 100 + 3 * 997; idx += 997) {
+      // one entry, in vector idx % B: the batch expands the stripe of its index, no more
+      const uint64_t at = idx * B + idx % B;
+      xp[at] = x[at] = 1;
+      k2_product P = {.type = K2_T_BOOL, .monoid = K2_MON_LOR, .mult = K2_MUL_X, .left = left,
+                      .batch = B, .x = x, .x_present = xp, .y = y, .y_present = yp};
+      k2_omp_pruned_expanded = UINT64_MAX;
+      assert_int_equal(k2_omp_product(&f.v, NULL, &P), 0);
+      const uint64_t want = stripe_nodes(&f.L, &f.v, idx, left);
+      print_message("batch of %u, %s %llu in vector %llu: %llu internal nodes expanded (the stripe "
+                    "has %llu; the tree %llu)\n", B, left ? "row" : "column", (unsigned long long)idx,
+                    (unsigned long long)(idx % B), (unsigned long long)k2_omp_pruned_expanded,
+                    (unsigned long long)want, (unsigned long long)f.v.n_internal);
+      assert_true(k2_omp_pruned_expanded != UINT64_MAX);
+      assert_int_equal(k2_omp_pruned_expanded, want);
+      // the output: exactly the entry's line (from the edge list), in its vector only
+      memset(line, 0, n);
+      for (uint64_t k = 0; k < f.L.nvals; k++)
+        if ((left ? f.L.I[k] : f.L.J[k]) == idx) line[left ? f.L.J[k] : f.L.I[k]] = 1;
+      for (uint64_t o = 0; o < n; o++)
+        for (uint32_t b = 0; b < B; b++) {
+          const bool want_present = b == idx % B && line[o];
+          if ((yp[o * B + b] != 0) != want_present)
+            fail_msg("output %llu vector %u: present %d", (unsigned long long)o, b, yp[o * B + b]);
+        }
+      xp[at] = x[at] = 0;
+    }
+  }
+  free(xp);
+  free(x);
+  free(y);
+  free(yp);
+  free(line);
+  fixture_free(&f);
+}
+
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_results),
       cmocka_unit_test(test_visits),
+      cmocka_unit_test(test_batch_results),
+      cmocka_unit_test(test_batch_visits),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
