@@ -310,7 +310,7 @@ static void test_batch_visits(void **state) {
                       .batch = B, .x = x, .x_present = xp, .y = y, .y_present = yp};
       k2_omp_pruned_expanded = UINT64_MAX;
       assert_int_equal(k2_omp_product(&f.v, NULL, &P), 0);
-      const uint64_t want = stripe_nodes(&f.L, &f.v, idx, left);
+      const uint64_t want = k2_oracle_stripe_blocks(&f.L, f.v.side_log, 0, f.v.levels - 1, idx, left);
       print_message("batch of %u, %s %llu in vector %llu: %llu internal nodes expanded (the stripe "
                     "has %llu; the tree %llu)\n", B, left ? "row" : "column", (unsigned long long)idx,
                     (unsigned long long)(idx % B), (unsigned long long)k2_omp_pruned_expanded,
