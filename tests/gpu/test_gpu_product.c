@@ -895,6 +895,47 @@ static void test_pruned_visits(void **state) {
   k2_coo_free(&L);
 }
 
+// AUTO with a GPU: a product with one input entry is a few paths of the tree and runs on the
+// host; a full input runs on the device; both agree with the edge list. Explicitly CUDA, the
+// one-entry product runs on the device.
+static void test_auto_routing(void **state) {
+  (void)state;
+  const uint64_t n = UINT64_C(1) << 14;
+  k2_coo_list L;
+  random_list(&L, n, n, UINT64_C(1) << 17, 12);
+  k2_coo_canonical(&L);
+  K2_Matrix A = k2_test_matrix(&L, NULL);
+  GrB_Vector u = NULL, w = NULL;
+  K2_ASSERT_OK(GrB_Vector_new(&u, GrB_FP64, n));
+  K2_ASSERT_OK(GrB_Vector_new(&w, GrB_FP64, n));
+  const uint64_t src = 77;
+  K2_ASSERT_OK(GrB_Vector_setElement_FP64(u, 2.0, src));
+  K2_Engine engines[2] = {K2_ENGINE_AUTO, K2_ENGINE_CUDA};
+  for (int e = 0; e < 2; e++) {
+    K2_ASSERT_OK(K2_set_engine(engines[e]));
+    K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, u, NULL));
+    assert_int_equal(K2_last_engine(), e == 0 ? K2_ENGINE_OPENMP : K2_ENGINE_CUDA);
+    GrB_Index nv = 0, want = 0;
+    K2_ASSERT_OK(GrB_Vector_nvals(&nv, w));
+    for (uint64_t k = 0; k < L.nvals; k++) want += L.J[k] == src;
+    assert_int_equal(nv, want);
+    for (uint64_t k = 0; k < L.nvals; k++) {
+      if (L.J[k] != src) continue;
+      double got = 0;
+      K2_ASSERT_OK(GrB_Vector_extractElement_FP64(&got, w, L.I[k]));
+      assert_true(got == 2.0);
+    }
+  }
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  K2_ASSERT_OK(GrB_Vector_assign_FP64(u, NULL, NULL, 1.0, GrB_ALL, n, NULL));
+  K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, u, NULL));
+  assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+  GrB_Vector_free(&u);
+  GrB_Vector_free(&w);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  k2_coo_free(&L);
+}
+
 // Empty and tiny matrices; replays of a recorded graph see new x values.
 static void test_edge_cases(void **state) {
   (void)state;
@@ -1090,6 +1131,7 @@ int main(void) {
       cmocka_unit_test(test_edge_cases),    cmocka_unit_test(test_real_graphs),
       cmocka_unit_test(test_plus_kernel),   cmocka_unit_test(test_default_config),
       cmocka_unit_test(test_pruned),        cmocka_unit_test(test_pruned_visits),
+      cmocka_unit_test(test_auto_routing),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left
