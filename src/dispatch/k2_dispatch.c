@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Try, and let it decline: the engines are tables (k2_engine.h) walked in preference order, the
-// CUDA engine (when selected, or AUTO with a device unless the product is a few paths of the
-// tree), then OpenMP, then the reference engine.
+// CUDA engine (when selected, or AUTO with a device unless the product costs the host less than
+// a call to the device), then OpenMP, then the reference engine.
 // Strict mode turns a decline into an error, so a test can prove which engine ran. An engine's
 // error (out of memory) is returned in either mode, not retried on the next engine: the reference engine needs more memory than the OpenMP engine (8
 // bytes per internal node against a few tile buffers per thread). An engine that fails leaves y
@@ -31,15 +31,20 @@ K2_Engine k2_dispatch_choice(void) { return k2_engine_choice; }
 void k2_dispatch_set_strict(bool strict) { k2_strict = strict; }
 K2_Engine k2_dispatch_last(void) { return k2_engine_last; }
 
-// AUTO with a GPU: a single-vector product whose work is a few paths of the tree runs on the
-// host. Its whole pruned traversal (about 60 ns per node on one core) costs less than the
-// device's fixed cost per call, 50-110 us on the H200 (copies, launches, synchronisations).
-// The visits are bounded from the lists' lengths alone (at level t at most min(k, 2^t) of the
-// 2^t stripes hold a listed index), O(levels); no list means no bound (counting would be O(n)).
-#define K2_HOST_VISITS_MAX 1000.0
+// AUTO with a GPU: a single-vector product that costs the host less than one call to the device
+// (copies, launches, synchronisations: 50-110 us on the H200) runs on the host. Host costs are
+// the OpenMP engine's measured ones on one core: the full traversal about 1.3 ns per node and 5
+// per entry (a tiny matrix), the pruned one about 60 ns per node it visits (a few paths of the
+// tree), the visits bounded from the lists' lengths alone in O(levels): at level t at most
+// min(k, 2^t) of the 2^t stripes hold one of k listed indices. No list means no bound from
+// that side (counting flags would be O(n)).
+#define K2_HOST_NS_MAX 50000.0
 
 static bool k2_dispatch_host_suffices(const k2_view *v, const k2_product *P) {
-  if (P->batch != 1 || v->n_internal == 0) return false;
+  if (P->batch != 1) return false;
+  if (v->n_internal == 0) return true;
+  const double nodes = (double)v->level_start[v->levels + 1];
+  if (1.3 * nodes + 5.0 * (double)v->nvals <= K2_HOST_NS_MAX) return true;
   const uint64_t n_in = P->left ? v->nrows : v->ncols, n_out = P->left ? v->ncols : v->nrows;
   const uint64_t k_in = P->x_list != NULL ? P->x_count : n_in;
   const uint64_t k_out = P->y_skip != NULL && P->y_allowed_known ? P->y_allowed : n_out;
@@ -50,7 +55,7 @@ static bool k2_dispatch_host_suffices(const k2_view *v, const k2_product *P) {
     const double fi = (double)k_in < stripes ? (double)k_in / stripes : 1.0;
     const double fo = (double)k_out < stripes ? (double)k_out / stripes : 1.0;
     visits += (double)(v->level_start[t + 1] - v->level_start[t]) * fi * fo;
-    if (visits > K2_HOST_VISITS_MAX) return false;
+    if (60.0 * visits > K2_HOST_NS_MAX) return false;
   }
   return true;
 }

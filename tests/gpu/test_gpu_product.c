@@ -896,8 +896,9 @@ static void test_pruned_visits(void **state) {
 }
 
 // AUTO with a GPU: a product with one input entry is a few paths of the tree and runs on the
-// host; a full input runs on the device; both agree with the edge list. Explicitly CUDA, the
-// one-entry product runs on the device.
+// host, and so does any product on a tiny matrix; a full input on a larger one runs on the
+// device; all agree with the edge list. Explicitly CUDA, the one-entry product runs on the
+// device.
 static void test_auto_routing(void **state) {
   (void)state;
   const uint64_t n = UINT64_C(1) << 14;
@@ -930,6 +931,30 @@ static void test_auto_routing(void **state) {
   K2_ASSERT_OK(GrB_Vector_assign_FP64(u, NULL, NULL, 1.0, GrB_ALL, n, NULL));
   K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, u, NULL));
   assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+  GrB_Vector_free(&u);
+  GrB_Vector_free(&w);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  k2_coo_free(&L);
+  // a tiny matrix: even a full input costs the host less than a call to the device
+  random_list(&L, 40, 40, 120, 13);
+  k2_coo_canonical(&L);
+  A = k2_test_matrix(&L, NULL);
+  K2_ASSERT_OK(GrB_Vector_new(&u, GrB_FP64, 40));
+  K2_ASSERT_OK(GrB_Vector_new(&w, GrB_FP64, 40));
+  K2_ASSERT_OK(GrB_Vector_assign_FP64(u, NULL, NULL, 1.0, GrB_ALL, 40, NULL));
+  K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, A, u, NULL));
+  assert_int_equal(K2_last_engine(), K2_ENGINE_OPENMP);
+  for (uint64_t i = 0; i < 40; i++) {
+    double got = 0, deg = 0;
+    for (uint64_t k = 0; k < L.nvals; k++) deg += L.I[k] == i;
+    GrB_Info info = GrB_Vector_extractElement_FP64(&got, w, i);
+    if (deg == 0) {
+      assert_int_equal(info, GrB_NO_VALUE);
+    } else {
+      K2_ASSERT_OK(info);
+      assert_true(got == deg);
+    }
+  }
   GrB_Vector_free(&u);
   GrB_Vector_free(&w);
   K2_ASSERT_OK(K2_Matrix_free(&A));
