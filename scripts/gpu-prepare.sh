@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# scripts/gpu-prepare.sh: here, before a run on the GPU machine (which has no package registry and
-# does not see ../shared): put the Debian packages the build needs into .deps/ and the real graphs
-# of the tests and the benchmark into .gpudata/. Both folders are git-ignored; name them in the
-# run's carry list, then run scripts/gpu-run.sh there.
+# scripts/gpu-prepare.sh: on a machine with a package registry and the data folder, before a run
+# on a GPU machine that has neither: put the Debian packages the build needs into .deps/ and the
+# real graphs of the tests and the benchmark into .gpudata/. Both folders are git-ignored; copy
+# them with the source tree to the GPU machine, then run scripts/gpu-run.sh there.
 # SPDX-License-Identifier: Apache-2.0
-#   scripts/gpu-prepare.sh            (K2GRB_DATA_DIR: the data folder, default ../shared/data)
+#   scripts/gpu-prepare.sh            (K2GRB_DATA_DIR: the data folder, default the data folder
+#                                      beside the source tree, ../shared/data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${K2GRB_DATA_DIR:-../shared/data}

@@ -2,7 +2,7 @@
 # scripts/gpu-run.sh: the one GPU run (on the H200 machine, from the repository root).
 # SPDX-License-Identifier: Apache-2.0
 #
-# Unpacks the Debian packages carried in .deps/ (no registry there), configures and builds
+# Unpacks the Debian packages in .deps/ (scripts/gpu-prepare.sh; no registry there), configures and builds
 # with CUDA for sm_90 (+ PTX), runs the GPU tests, then the same tests under compute-sanitizer
 # memcheck and racecheck, then the benchmark; logs and CSV go to $OUT.
 #   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [stress] [bench] [algorithms]
@@ -18,7 +18,7 @@
 # PAR=1: test and the sanitizer steps run each cmocka test of test_gpu_product as its own
 # process, all at once (one GPU, many CPU cores: the sanitizers are host-bound), each capped at
 # PAR_TIMEOUT seconds (default 480).
-# Graph data: the files under .gpudata/ (copied from ../shared/data, carried with the run).
+# Graph data: the files under .gpudata/ (copied from the data folder by scripts/gpu-prepare.sh).
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
 # algorithms: bench_algorithms with the CUDA engine against SuiteSparse on all the host's cores;
 #   ALG_ARGS are its further options, e.g. "--reps 3 --max-seconds 10 --rmat 20,22".
