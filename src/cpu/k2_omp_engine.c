@@ -12,6 +12,7 @@
 #include "util/k2_alloc.h"
 
 _Thread_local uint64_t k2_omp_pruned_expanded;
+uint64_t k2_omp_pruned_par_min = 4096;
 
 static void k2_omp_state_free(void *state) {
   k2_omp_state *s = state;

@@ -33,6 +33,10 @@ int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count);
 // Internal nodes the last pruned product of this thread expanded (k2_omp_pruned.inc; a test
 // hook that proves the pruning: a few inputs visit the paths to their entries, not the tree).
 extern _Thread_local uint64_t k2_omp_pruned_expanded;
+// A pruned level of at least this many nodes is expanded by all threads, and at least this many
+// surviving nodes have their leaves visited by all threads (default 4096; tests lower it to 1
+// so that every pruned product takes the parallel paths).
+extern uint64_t k2_omp_pruned_par_min;
 
 // Would the OpenMP engine read the decoded bottom level for this product (the plus kernel's case)?
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P);

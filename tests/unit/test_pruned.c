@@ -17,6 +17,7 @@
 // one entry in one vector of a batch of 16 expands exactly its stripe, as a single vector does.
 #include "k2_test.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -338,6 +339,20 @@ static void test_batch_visits(void **state) {
   fixture_free(&f);
 }
 
+// The same products with the parallel paths taken at every size (levels split among threads,
+// leaves by output block), on three threads so that the parts are uneven.
+static void test_parallel_paths(void **state) {
+  const uint64_t was = k2_omp_pruned_par_min;
+  const int threads = omp_get_max_threads();
+  k2_omp_pruned_par_min = 1;
+  omp_set_num_threads(3);
+  test_results(state);
+  test_batch_results(state);
+  test_visits(state);
+  omp_set_num_threads(threads);
+  k2_omp_pruned_par_min = was;
+}
+
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {
@@ -345,6 +360,7 @@ int main(void) {
       cmocka_unit_test(test_visits),
       cmocka_unit_test(test_batch_results),
       cmocka_unit_test(test_batch_visits),
+      cmocka_unit_test(test_parallel_paths),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
