@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define K2GRB_VERSION_MAJOR 0
 #define K2GRB_VERSION_MINOR 1

@@ -128,6 +128,76 @@ GrB_Info K2_Matrix_wait(K2_Matrix A);
 GrB_Info K2_Matrix_error(const char **message, K2_Matrix A);
 
 //==============================================================================================
+// CSR and CSC import and export
+//==============================================================================================
+// The compressed forms of GraphBLAS (GrB_CSR_FORMAT, GrB_CSC_FORMAT) without values: a
+// K2_Matrix holds a pattern and one edge weight (1 after an import). CSR: row i holds the
+// columns Aj[Ap[i] .. Ap[i+1]); CSC: column j holds the rows Ai[Ap[j] .. Ap[j+1]). Pointers and
+// indices are both 32-bit (_32) or both 64-bit (_64, GrB_Index as GraphBLAS's own arrays).
+//
+// Import: a new matrix built from the arrays, which stay the caller's (they are read, never
+// kept or freed). Ap_len and Aj_len (Ai_len) are the entries the arrays hold, checked as
+// GrB_Matrix_import checks them. The indices of a line may come in any order; an index twice
+// in one line is an error. Costs O(nrows + nvals) plus the tree's build. fmt NULL: the default
+// format. On error *A is not written. Errors, each with a message naming the argument:
+//   GrB_NULL_POINTER         A, Ap, or Aj (Ai) with entries, is NULL
+//   GrB_INVALID_VALUE        a dimension over 2^32; Ap_len < nrows + 1 (CSC: ncols + 1);
+//                            Ap[0] != 0; Ap decreasing; Ap[nrows] > Aj_len; an index twice
+//                            in one line; an invalid fmt
+//   GrB_INDEX_OUT_OF_BOUNDS  an index of Aj outside the columns (of Ai outside the rows)
+GrB_Info K2_Matrix_import_CSR_64(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols,
+                                 const uint64_t *Ap, const uint64_t *Aj, GrB_Index Ap_len,
+                                 GrB_Index Aj_len, const K2_Format *fmt);
+GrB_Info K2_Matrix_import_CSR_32(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols,
+                                 const uint32_t *Ap, const uint32_t *Aj, GrB_Index Ap_len,
+                                 GrB_Index Aj_len, const K2_Format *fmt);
+GrB_Info K2_Matrix_import_CSC_64(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols,
+                                 const uint64_t *Ap, const uint64_t *Ai, GrB_Index Ap_len,
+                                 GrB_Index Ai_len, const K2_Format *fmt);
+GrB_Info K2_Matrix_import_CSC_32(K2_Matrix *A, GrB_Index nrows, GrB_Index ncols,
+                                 const uint32_t *Ap, const uint32_t *Ai, GrB_Index Ap_len,
+                                 GrB_Index Ai_len, const K2_Format *fmt);
+
+// Export, GrB_Matrix_export's convention: the caller asks the sizes (exportSize: nrows + 1
+// (CSC: ncols + 1) pointers and nvals indices), allocates the arrays however it likes, and
+// passes their room in *Ap_len and *Aj_len, which receive the entries written. A is left as it
+// was (pending edits assembled). Each line's indices ascending. Errors: GrB_NULL_POINTER (an
+// argument NULL; Aj may be NULL when A has no entries), GrB_INSUFFICIENT_SPACE (an array too
+// small), GrB_INVALID_VALUE (_32 with nvals >= 2^32), GrB_OUT_OF_MEMORY (the export takes 24
+// bytes per entry while it runs); on error the arrays and lengths are not written.
+GrB_Info K2_Matrix_exportSize_CSR(GrB_Index *Ap_len, GrB_Index *Aj_len, K2_Matrix A);
+GrB_Info K2_Matrix_exportSize_CSC(GrB_Index *Ap_len, GrB_Index *Ai_len, K2_Matrix A);
+GrB_Info K2_Matrix_export_CSR_64(uint64_t *Ap, uint64_t *Aj, GrB_Index *Ap_len, GrB_Index *Aj_len,
+                                 K2_Matrix A);
+GrB_Info K2_Matrix_export_CSR_32(uint32_t *Ap, uint32_t *Aj, GrB_Index *Ap_len, GrB_Index *Aj_len,
+                                 K2_Matrix A);
+GrB_Info K2_Matrix_export_CSC_64(uint64_t *Ap, uint64_t *Ai, GrB_Index *Ap_len, GrB_Index *Ai_len,
+                                 K2_Matrix A);
+GrB_Info K2_Matrix_export_CSC_32(uint32_t *Ap, uint32_t *Ai, GrB_Index *Ap_len, GrB_Index *Ai_len,
+                                 K2_Matrix A);
+
+//==============================================================================================
+// printing
+//==============================================================================================
+
+// Check A and describe it on f (NULL: stdout), as GxB_Matrix_fprint does a GrB_Matrix, at a
+// GraphBLAS print level: GxB_SILENT checks only; GxB_SUMMARY prints the header, two lines:
+//
+//     K2_Matrix A: 4 x 5, 6 entries, edge weight 1
+//     k2-tree: 2 levels, 2x2 leaves, 3 internal nodes, 4 leaves, 520 bytes
+//
+// (the name, dimensions, entries, edge weight; the tree's internal levels, leaf size, nodes and
+// K2_Matrix_memoryUsage's total bytes); GxB_SHORT adds the first 30 entries in row-major
+// order, one "    (i,j)" a line, and "    ..." when there are more; GxB_COMPLETE all of them.
+// The _VERBOSE levels print the edge weight with 15 digits. Pending edits are assembled first.
+// Errors: GrB_NULL_POINTER, GrB_UNINITIALIZED_OBJECT, GrB_INVALID_OBJECT (A's checks),
+// GrB_INVALID_VALUE (a level outside 0..5, or writing to f failed). name may be NULL.
+GrB_Info K2_Matrix_fprint(K2_Matrix A, const char *name, GxB_Print_Level level, FILE *f);
+// The same without a name. The overlay's GxB_print (A, level) and GxB_fprint (A, level, f)
+// call K2_Matrix_fprint with the variable's name.
+GrB_Info K2_Matrix_print(K2_Matrix A, GxB_Print_Level level, FILE *f);
+
+//==============================================================================================
 // memory accounting (exact bytes held, per part)
 //==============================================================================================
 

@@ -66,8 +66,11 @@ typedef enum {
 K2_Path K2_last_path(void);
 const char *K2_path_name(K2_Path path);
 
-// Burble: print one line per product to stderr saying which path it took and why. Default
-// from the environment variable K2GRB_BURBLE (1 = on), read at the first product.
+// Burble: print one line per product to stderr saying which path it took and why. On when
+// K2_set_burble(true) was called, or (default) the environment variable K2GRB_BURBLE is 1 (read
+// at the first product), or GraphBLAS's own burble is on: GxB_set (GxB_BURBLE, true) turns on
+// both libraries' lines (SuiteSparse's on stdout, k2grb's on stderr), GxB_set (GxB_BURBLE,
+// false) turns off what it turned on. K2_get_burble says whether products burble now.
 GrB_Info K2_set_burble(bool enable);
 GrB_Info K2_get_burble(bool *enable);
 

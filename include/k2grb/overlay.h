@@ -14,6 +14,7 @@
 //                                     on the cached GrB_Matrix
 //   GrB_transpose                     K2 input: on the cached GrB_Matrix; K2 output (no mask,
 //                                     no accum): the transposed pattern, built as a tree
+//   GxB_print GxB_fprint              K2_Matrix_fprint with the variable's name (matrix.h)
 //
 // Anything else takes K2_Matrix_getGrB(&G, A) and calls GraphBLAS on G. C only: C++ has no
 // _Generic (and GraphBLAS 7.4's header has no extern "C").
@@ -220,6 +221,29 @@ GrB_Info K2_transpose_GrBK2(K2_Matrix C, const GrB_Matrix Mask, const GrB_Binary
       K2_Matrix: _Generic((A), K2_Matrix: K2_transpose_K2K2, default: K2_transpose_GrBK2),   \
       default: _Generic((A), K2_Matrix: K2_transpose_fromK2, default: GrB_transpose))(       \
       C, Mask, accum, A, desc)
+
+// GxB_fprint as GraphBLAS.h defines it (the object's name is its source text), plus K2_Matrix.
+// GxB_print is GraphBLAS.h's own (GxB_fprint with f NULL), redefined here the same way so that
+// it does not depend on the order of the two headers' definitions.
+#undef GxB_fprint
+#define GxB_fprint(object, pr, f)                                                            \
+  _Generic((object),                                                                         \
+      K2_Matrix: K2_Matrix_fprint,                                                           \
+      const GrB_Type: GxB_Type_fprint, GrB_Type: GxB_Type_fprint,                            \
+      const GrB_UnaryOp: GxB_UnaryOp_fprint, GrB_UnaryOp: GxB_UnaryOp_fprint,                \
+      const GrB_BinaryOp: GxB_BinaryOp_fprint, GrB_BinaryOp: GxB_BinaryOp_fprint,            \
+      const GrB_IndexUnaryOp: GxB_IndexUnaryOp_fprint,                                       \
+      GrB_IndexUnaryOp: GxB_IndexUnaryOp_fprint,                                             \
+      const GxB_SelectOp: GxB_SelectOp_fprint, GxB_SelectOp: GxB_SelectOp_fprint,            \
+      const GrB_Monoid: GxB_Monoid_fprint, GrB_Monoid: GxB_Monoid_fprint,                    \
+      const GrB_Semiring: GxB_Semiring_fprint, GrB_Semiring: GxB_Semiring_fprint,            \
+      const GrB_Scalar: GxB_Scalar_fprint, GrB_Scalar: GxB_Scalar_fprint,                    \
+      const GrB_Vector: GxB_Vector_fprint, GrB_Vector: GxB_Vector_fprint,                    \
+      const GrB_Matrix: GxB_Matrix_fprint, GrB_Matrix: GxB_Matrix_fprint,                    \
+      const GrB_Descriptor: GxB_Descriptor_fprint,                                           \
+      GrB_Descriptor: GxB_Descriptor_fprint)(object, GB_STR(object), pr, f)
+#undef GxB_print
+#define GxB_print(object, pr) GxB_fprint(object, pr, NULL)
 
 // GrB_reduce: arg4 is the matrix (to a scalar) or the operator (to a vector, the matrix is
 // then the fifth argument)

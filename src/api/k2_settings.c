@@ -26,7 +26,11 @@ bool k2_api_burble(void) {
     b = atomic_load(&k2_burble_flag);
     k2_error_set_burble(b == 1);
   }
-  return b == 1;
+  // GxB_set (GxB_BURBLE, true) turns ours on too. SuiteSparse's flag is read here, at each
+  // product, rather than caught in a wrapper of GxB_set: it then follows whoever sets it (the
+  // program with or without the overlay, a library such as LAGraph, a debugger) at the cost of
+  // one call that reads a global (about 15 ns). Before GrB_init the call fails: off.
+  return b == 1 || k2_error_grb_burble();
 }
 
 GrB_Info K2_set_burble(bool enable) {

@@ -15,6 +15,11 @@ static atomic_bool k2_error_burble;
 
 void k2_error_set_burble(bool on) { atomic_store(&k2_error_burble, on); }
 
+bool k2_error_grb_burble(void) {
+  int32_t on = 0;
+  return GxB_Global_Option_get_INT32(GxB_BURBLE, &on) == GrB_SUCCESS && on != 0;
+}
+
 // Format into a local buffer first: the arguments may point into k2_last_error.
 static void k2_error_record(const char *file, int line, GrB_Info info, const char *fmt,
                             va_list ap) {
@@ -26,7 +31,7 @@ static void k2_error_record(const char *file, int line, GrB_Info info, const cha
   } else {
     k2_last_where[0] = '\0';
   }
-  if (atomic_load(&k2_error_burble)) {
+  if (atomic_load(&k2_error_burble) || k2_error_grb_burble()) {
     fprintf(stderr, "k2grb: error %s%s%s: %s\n", k2_error_info_name(info), file ? " at " : "",
             file ? k2_last_where : "", k2_last_error);
   }

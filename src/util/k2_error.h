@@ -30,8 +30,11 @@ const char *k2_error_get(void);
 const char *k2_error_where(void);
 // The name of a GrB_Info code ("GrB_OUT_OF_MEMORY"; "unknown GrB_Info N" per thread otherwise).
 const char *k2_error_info_name(GrB_Info info);
-// Print each recorded failure and its location on stderr (the burble).
+// Print each recorded failure and its location on stderr (the burble); also printed while
+// GraphBLAS's own burble is on (GxB_set (GxB_BURBLE, true)).
 void k2_error_set_burble(bool on);
+// Whether GraphBLAS's burble is on (false before GrB_init).
+bool k2_error_grb_burble(void);
 // The name of a GrB_Info code ("GrB_OUT_OF_MEMORY"; K2_info_name): a static string, or for a
 // value GraphBLAS 7.4 does not define "unknown GrB_Info N" in a buffer of the calling thread.
 const char *k2_error_info_name(GrB_Info info);
