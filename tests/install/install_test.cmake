@@ -3,10 +3,20 @@
 # consumers (find_package and pkg-config).
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
-# what is found must be found through the installed files, not the environment
-unset(ENV{LD_LIBRARY_PATH})
+# k2grb must be found through the installed files, not the environment: the loader's path
+# holds only GraphBLAS's folder
+get_filename_component(gb_libdir ${GRAPHBLAS_LIBRARY} DIRECTORY)
+set(ENV{LD_LIBRARY_PATH} "${gb_libdir}")
 unset(ENV{CMAKE_PREFIX_PATH})
 unset(ENV{PKG_CONFIG_PATH})
+# GraphBLAS outside the compiler's paths (unpacked packages): the consumers are told where it
+# is, as a user would; in a standard place k2grbConfig.cmake must find it by itself.
+set(gb_hints)
+set(gb_flags)
+if(NOT gb_libdir MATCHES "^(/usr(/local)?)?/lib")
+  set(gb_hints -DGRAPHBLAS_INCLUDE_DIR=${GRAPHBLAS_INCLUDE_DIR} -DGRAPHBLAS_LIBRARY=${GRAPHBLAS_LIBRARY})
+  set(gb_flags -I${GRAPHBLAS_INCLUDE_DIR} -L${gb_libdir})
+endif()
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -41,7 +51,7 @@ endif()
 file(GLOB pkgfiles ${prefix}/${LIBDIR}/cmake/k2grb/*.cmake)
 foreach(f ${pkgfiles})
   file(READ ${f} text)
-  foreach(bad "/usr/lib" "/usr/include" "${BUILD_DIR}" "${SOURCE_DIR}")
+  foreach(bad "/usr/lib" "/usr/include" "${GRAPHBLAS_LIBRARY}" "${BUILD_DIR}" "${SOURCE_DIR}")
     string(FIND "${text}" "${bad}" at)
     if(at GREATER -1)
       message(FATAL_ERROR "${f} names the path ${bad}")
@@ -77,7 +87,7 @@ endif()
 # algorithms are built, k2grb::algorithms (and runs a BFS)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/consumer -B ${WORK_DIR}/consumer
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${C_COMPILER}
-    -DK2GRB_CONSUMER_ALGORITHMS=${WITH_ALGORITHMS})
+    -DK2GRB_CONSUMER_ALGORITHMS=${WITH_ALGORITHMS} ${gb_hints})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
 run(${WORK_DIR}/consumer/consumer)
 expect("${last_output}" "k2grb ${VERSION}" "find_package consumer")
@@ -105,7 +115,7 @@ string(STRIP "${last_output}" pclibdir)
 run(${PKG_CONFIG} --modversion ${pc})
 expect("${last_output}" "^${VERSION}" "pkg-config --modversion ${pc}")
 run(${C_COMPILER} ${SOURCE_DIR}/examples/consumer/main.c -o ${WORK_DIR}/consumer_pc ${defs} ${flags}
-    -Wl,-rpath,${pclibdir})
+    ${gb_flags} -Wl,-rpath,${pclibdir})
 run(${WORK_DIR}/consumer_pc)
 expect("${last_output}" "k2grb ${VERSION}" "pkg-config consumer")
 if(WITH_ALGORITHMS)
