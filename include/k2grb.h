@@ -22,9 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define K2GRB_VERSION_MAJOR 0
-#define K2GRB_VERSION_MINOR 1
-#define K2GRB_VERSION_PATCH 0
+#include "k2grb/version.h"  // generated from the CMake project's version
 
 #include "k2grb/matrix.h"
 #include "k2grb/engine.h"

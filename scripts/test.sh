@@ -12,4 +12,4 @@ if [ "${1:-}" = "--sanitize" ]; then
 fi
 cmake -S . -B "$dir" "${opts[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)"
-ctest --test-dir "$dir" --output-on-failure -j2 --timeout 900
+ctest --test-dir "$dir" --output-on-failure -j2 --timeout 900 --no-tests=error

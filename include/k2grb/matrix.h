@@ -25,6 +25,9 @@ typedef struct K2_Matrix_opaque *K2_Matrix;
 // Safe to call more than once; K2_finalize undoes the last call.
 GrB_Info K2_init(void);
 GrB_Info K2_finalize(void);
+// The version of the library the program runs with (K2GRB_VERSION_* in k2grb/version.h are
+// those of the headers it was compiled with). Any argument may be NULL. Needs no K2_init.
+GrB_Info K2_version(int *major, int *minor, int *patch);
 
 // Last error message of the library (thread-local; never NULL). Messages are written for
 // users: what was wrong, naming the argument or the file and line of the input; the code is
