@@ -1,12 +1,16 @@
 // k2grb_common.c: what the k2grb subcommands share: option parsing, loading any graph file
 // into a tree with a progress line, result files, messages.
 // SPDX-License-Identifier: Apache-2.0
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +48,27 @@ int k2_cli_fail(const k2_cli_opts *o, int code, GrB_Info info, const char *messa
                       k2_cli_info_name(info));
 }
 
+const char *k2_cli_alg_words(const char *msg, char *buf, size_t cap) {
+  static const struct {
+    const char *fn, *words;
+  } names[] = {{"K2_bfs", "BFS"},
+               {"K2_msbfs", "multi-source BFS"},
+               {"K2_pagerank_ldbc", "PageRank (LDBC)"},
+               {"K2_pagerank_gap", "PageRank (GAP)"},
+               {"K2_pagerank", "PageRank"},
+               {"K2_sssp_hops", "shortest paths"},
+               {"K2_wcc", "connected components"}};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    size_t len = strlen(names[k].fn);
+    if (strncmp(msg, names[k].fn, len) == 0 && msg[len] == ':') {
+      snprintf(buf, cap, "%s%s", names[k].words, msg + len);
+      return buf;
+    }
+  }
+  snprintf(buf, cap, "%s", msg);
+  return buf;
+}
+
 const char *k2_cli_info_name(GrB_Info info) {
   return info == K2_CONVERGENCE_FAILURE ? "K2_CONVERGENCE_FAILURE" : K2_info_name(info);
 }
@@ -66,8 +91,9 @@ static bool k2_cli_allowed(const char *allowed, const char *opt) {
   return false;
 }
 
+// A count or an id: decimal digits only (no sign, no spaces), within 64 bits.
 static bool k2_cli_ull(const char *s, unsigned long long *v) {
-  if (s == NULL || *s == '\0' || *s == '-') return false;
+  if (s == NULL || !isdigit((unsigned char)s[0])) return false;
   char *end;
   errno = 0;
   *v = strtoull(s, &end, 10);
@@ -82,11 +108,138 @@ static bool k2_cli_int(const char *s, int lo, int hi, int *v) {
 }
 
 static bool k2_cli_double(const char *s, double lo, double hi, double *v) {
-  if (s == NULL || *s == '\0') return false;
+  if (s == NULL || *s == '\0' || isspace((unsigned char)*s)) return false;
   char *end;
   errno = 0;
   *v = strtod(s, &end);
   return errno == 0 && *end == '\0' && *v >= lo && *v <= hi;
+}
+
+// The engine a word names: auto, cpu (= openmp), openmp, cuda, reference; -1 if none.
+static int k2_cli_engine_of(const char *w) {
+  return strcmp(w, "auto") == 0                                ? K2_ENGINE_AUTO
+         : strcmp(w, "cpu") == 0 || strcmp(w, "openmp") == 0 ? K2_ENGINE_OPENMP
+         : strcmp(w, "cuda") == 0                              ? K2_ENGINE_CUDA
+         : strcmp(w, "reference") == 0                         ? K2_ENGINE_REFERENCE
+                                                               : -1;
+}
+
+// The command line for the `argv` key, as text and as a JSON array (kept to the end: reachable
+// from here).
+static char *k2_cli_argv_text, *k2_cli_argv_json;
+
+void k2_cli_set_argv(int argc, char **argv) {
+  size_t tl = 0, jl = 0;
+  FILE *t = open_memstream(&k2_cli_argv_text, &tl), *j = open_memstream(&k2_cli_argv_json, &jl);
+  if (t == NULL || j == NULL) {
+    if (t) fclose(t);
+    if (j) fclose(j);
+    return;
+  }
+  fputc('[', j);
+  for (int i = 0; i < argc; i++) {
+    fprintf(t, "%s%s", i ? " " : "", argv[i]);
+    fputs(i ? ", " : "", j);
+    k2_cli_json_string(j, argv[i]);
+  }
+  fputc(']', j);
+  fclose(t);
+  fclose(j);
+}
+
+// Every option of every command: name, takes a value.
+static const struct {
+  const char *name;
+  bool value;
+} k2_cli_optdefs[] = {
+    {"json", false},   {"parents", false},     {"symmetrize", false}, {"transpose", false},
+    {"one-based", false}, {"remap", false},    {"check", false},      {"reverse", false},
+    {"gap", false},    {"out", true},          {"source", true},      {"sources", true},
+    {"top", true},     {"ldbc-iterations", true}, {"itermax", true},  {"repeat", true},
+    {"damping", true}, {"tol", true},          {"mode", true},        {"scale", true},
+    {"edge-factor", true}, {"seed", true},     {"format", true},      {"engine", true},
+    {"threads", true}, {"trials", true},
+};
+#define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
+#define K2_CLI_OPT_BASE 256
+
+// Set option `name` from its value (NULL for a flag); false on a bad value.
+static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
+  bool *flag = strcmp(a, "json") == 0        ? &o->json
+               : strcmp(a, "parents") == 0    ? &o->parents
+               : strcmp(a, "symmetrize") == 0 ? &o->symmetrize
+               : strcmp(a, "transpose") == 0  ? &o->transpose
+               : strcmp(a, "one-based") == 0  ? &o->one_based
+               : strcmp(a, "remap") == 0      ? &o->remap
+               : strcmp(a, "check") == 0      ? &o->check
+               : strcmp(a, "reverse") == 0    ? &o->reverse
+               : strcmp(a, "gap") == 0        ? &o->gap
+                                              : NULL;
+  if (flag != NULL) {
+    *flag = true;
+    return true;
+  }
+  if (strcmp(a, "out") == 0) {
+    o->out = v;
+    return v[0] != '\0';
+  }
+  if (strcmp(a, "source") == 0) {
+    o->has_source = true;
+    return k2_cli_ull(v, &o->source);
+  }
+  if (strcmp(a, "sources") == 0) {
+    // comma-separated ids: no empty item, no sign or space, at most K2_CLI_MAX_SOURCES
+    o->nsources = 0;
+    for (const char *p = v;; p++) {
+      const char *e = strchr(p, ',');
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      char item[32];
+      if (len == 0 || len >= sizeof item || o->nsources >= K2_CLI_MAX_SOURCES) return false;
+      memcpy(item, p, len);
+      item[len] = '\0';
+      if (!k2_cli_ull(item, &o->sources[o->nsources++])) return false;
+      if (e == NULL) return true;
+      p = e;
+    }
+  }
+  if (strcmp(a, "top") == 0) return k2_cli_int(v, 0, 1 << 30, &o->top);
+  if (strcmp(a, "ldbc-iterations") == 0) return k2_cli_int(v, 1, 1 << 20, &o->ldbc_iterations);
+  if (strcmp(a, "itermax") == 0) return k2_cli_int(v, 1, 1 << 20, &o->itermax);
+  if (strcmp(a, "repeat") == 0) return k2_cli_int(v, 1, 1000, &o->repeat);
+  if (strcmp(a, "trials") == 0) return k2_cli_int(v, 1, K2_CLI_MAX_TRIALS, &o->trials);
+  if (strcmp(a, "threads") == 0) return k2_cli_int(v, 1, 4096, &o->threads);
+  if (strcmp(a, "damping") == 0) return k2_cli_double(v, 1e-9, 1 - 1e-9, &o->damping);
+  if (strcmp(a, "tol") == 0) return k2_cli_double(v, 0, 1, &o->tol);
+  if (strcmp(a, "edge-factor") == 0) return k2_cli_double(v, 0.01, 1024, &o->edge_factor);
+  if (strcmp(a, "seed") == 0) return k2_cli_ull(v, &o->seed);
+  if (strcmp(a, "mode") == 0) {
+    o->mode = v;
+    return strcmp(v, "auto") == 0 || strcmp(v, "push") == 0 || strcmp(v, "pull") == 0;
+  }
+  if (strcmp(a, "scale") == 0) {
+    int sc;
+    if (!k2_cli_int(v, 1, 30, &sc)) return false;
+    o->scale = (unsigned)sc;
+    return true;
+  }
+  if (strcmp(a, "engine") == 0) {
+    int e = k2_cli_engine_of(v);
+    o->engine = (K2_Engine)e;
+    o->engine_word = v;
+    o->has_engine = true;
+    return e >= 0;
+  }
+  if (strcmp(a, "format") == 0) {
+    o->format = strcmp(v, "auto") == 0      ? K2_FORMAT_AUTO
+                : strcmp(v, "mtx") == 0     ? K2_FORMAT_MATRIX_MARKET
+                : strcmp(v, "edges") == 0   ? K2_FORMAT_EDGE_LIST
+                : strcmp(v, "metis") == 0   ? K2_FORMAT_METIS
+                : strcmp(v, "bvgraph") == 0 ? K2_FORMAT_BVGRAPH
+                : strcmp(v, "k2") == 0      ? K2_FORMAT_K2
+                                            : (K2_FileFormat)-1;
+    return (int)o->format >= 0;
+  }
+  return false;
 }
 
 int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_files, int max_files,
@@ -98,99 +251,133 @@ int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_f
   o->tol = 1e-4;
   o->itermax = 100;
   o->repeat = 5;
+  o->trials = 1;
   o->mode = "auto";
   o->scale = 20;
   o->edge_factor = 16;
   o->seed = 1;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+  o->engine = K2_ENGINE_AUTO;
+  o->engine_word = "auto";
+  o->products = k2_cli_allowed(allowed, "--engine");
+  // the accepted options only: an abbreviation ("--sou") resolves among them
+  struct option longopts[K2_CLI_NOPTS + 2];
+  int nl = 0;
+  for (int k = 0; k < K2_CLI_NOPTS; k++) {
+    char dashed[40];
+    snprintf(dashed, sizeof dashed, "--%s", k2_cli_optdefs[k].name);
+    if (!k2_cli_allowed(allowed, dashed)) continue;
+    longopts[nl++] = (struct option){k2_cli_optdefs[k].name, k2_cli_optdefs[k].value ? required_argument : no_argument,
+                                     NULL, K2_CLI_OPT_BASE + k};
+  }
+  longopts[nl++] = (struct option){"help", no_argument, NULL, 'h'};
+  longopts[nl] = (struct option){NULL, 0, NULL, 0};
+  // getopt sees the command name as argv[0]; "-" first: files come back in order (code 1),
+  // ":" second: a missing value comes back as ':'
+  int gargc = argc + 1;
+  char **gargv = argv - 1;
+  opterr = 0;
+  optind = 0;  // a full reset (glibc)
+  for (;;) {
+    int c = getopt_long(gargc, gargv, "-:h", longopts, NULL);
+    if (c == -1) break;
+    if (c == 'h') {
       fputs(usage, stdout);
       return 0;
     }
-    if (a[0] != '-' || strcmp(a, "-") == 0) {
+    if (c == 1) {  // a file
       if (o->nfiles >= max_files || o->nfiles >= K2_CLI_MAX_FILES) {
-        return k2_cli_error(o, K2_CLI_USAGE, "unexpected argument '%s' (see --help)", a);
+        return k2_cli_error(o, K2_CLI_USAGE, "unexpected argument '%s' (see --help)", optarg);
       }
-      o->files[o->nfiles++] = a;
+      o->files[o->nfiles++] = optarg;
       continue;
     }
-    if (!k2_cli_allowed(allowed, a)) return k2_cli_error(o, K2_CLI_USAGE, "unknown option '%s' (see --help)", a);
-    // flags
-    bool *flag = strcmp(a, "--json") == 0        ? &o->json
-                 : strcmp(a, "--parents") == 0    ? &o->parents
-                 : strcmp(a, "--symmetrize") == 0 ? &o->symmetrize
-                 : strcmp(a, "--transpose") == 0  ? &o->transpose
-                 : strcmp(a, "--one-based") == 0  ? &o->one_based
-                 : strcmp(a, "--remap") == 0      ? &o->remap
-                 : strcmp(a, "--check") == 0      ? &o->check
-                 : strcmp(a, "--reverse") == 0    ? &o->reverse
-                 : strcmp(a, "--gap") == 0        ? &o->gap
-                                                  : NULL;
-    if (flag != NULL) {
-      *flag = true;
-      continue;
+    const char *arg = gargv[optind - 1];
+    if (c == ':') {
+      const char *name = optopt >= K2_CLI_OPT_BASE ? k2_cli_optdefs[optopt - K2_CLI_OPT_BASE].name : arg;
+      return k2_cli_error(o, K2_CLI_USAGE, "option --%s needs a value (see --help)", name);
     }
-    // options with a value
-    if (i + 1 >= argc) return k2_cli_error(o, K2_CLI_USAGE, "option %s needs a value", a);
-    const char *v = argv[++i];
-    bool ok = true;
-    if (strcmp(a, "--out") == 0) {
-      o->out = v;
-    } else if (strcmp(a, "--source") == 0) {
-      ok = k2_cli_ull(v, &o->source);
-      o->has_source = true;
-    } else if (strcmp(a, "--sources") == 0) {
-      o->nsources = 0;
-      char *copy = strdup(v), *save = NULL;
-      for (char *t = strtok_r(copy, ",", &save); t != NULL && ok; t = strtok_r(NULL, ",", &save)) {
-        if (o->nsources >= K2_CLI_MAX_SOURCES) {
-          free(copy);
-          return k2_cli_error(o, K2_CLI_USAGE, "at most %d sources", K2_CLI_MAX_SOURCES);
-        }
-        ok = k2_cli_ull(t, &o->sources[o->nsources++]);
+    if (c == '?') {
+      if (optopt >= K2_CLI_OPT_BASE) {
+        return k2_cli_error(o, K2_CLI_USAGE, "option --%s takes no value (see --help)",
+                            k2_cli_optdefs[optopt - K2_CLI_OPT_BASE].name);
       }
-      free(copy);
-      ok = ok && o->nsources > 0;
-    } else if (strcmp(a, "--top") == 0) {
-      ok = k2_cli_int(v, 0, 1 << 30, &o->top);
-    } else if (strcmp(a, "--ldbc-iterations") == 0) {
-      ok = k2_cli_int(v, 1, 1 << 20, &o->ldbc_iterations);
-    } else if (strcmp(a, "--itermax") == 0) {
-      ok = k2_cli_int(v, 1, 1 << 20, &o->itermax);
-    } else if (strcmp(a, "--repeat") == 0) {
-      ok = k2_cli_int(v, 1, 1000, &o->repeat);
-    } else if (strcmp(a, "--damping") == 0) {
-      ok = k2_cli_double(v, 1e-9, 1 - 1e-9, &o->damping);
-    } else if (strcmp(a, "--tol") == 0) {
-      ok = k2_cli_double(v, 0, 1, &o->tol);
-    } else if (strcmp(a, "--mode") == 0) {
-      o->mode = v;
-      ok = strcmp(v, "auto") == 0 || strcmp(v, "push") == 0 || strcmp(v, "pull") == 0;
-    } else if (strcmp(a, "--scale") == 0) {
-      int s;
-      ok = k2_cli_int(v, 1, 30, &s);
-      o->scale = (unsigned)s;
-    } else if (strcmp(a, "--edge-factor") == 0) {
-      ok = k2_cli_double(v, 0.01, 1024, &o->edge_factor);
-    } else if (strcmp(a, "--seed") == 0) {
-      ok = k2_cli_ull(v, &o->seed);
-    } else if (strcmp(a, "--format") == 0) {
-      o->format = strcmp(v, "auto") == 0      ? K2_FORMAT_AUTO
-                  : strcmp(v, "mtx") == 0     ? K2_FORMAT_MATRIX_MARKET
-                  : strcmp(v, "edges") == 0   ? K2_FORMAT_EDGE_LIST
-                  : strcmp(v, "metis") == 0   ? K2_FORMAT_METIS
-                  : strcmp(v, "bvgraph") == 0 ? K2_FORMAT_BVGRAPH
-                  : strcmp(v, "k2") == 0      ? K2_FORMAT_K2
-                                              : (K2_FileFormat)-1;
-      ok = (int)o->format >= 0;
-    } else {
-      ok = false;
+      if (optopt != 0 && arg[0] == '-' && arg[1] != '-') {
+        return k2_cli_error(o, K2_CLI_USAGE, "unknown option '-%c' (see --help)", optopt);
+      }
+      return k2_cli_error(o, K2_CLI_USAGE, "unknown or ambiguous option '%s' (see --help)", arg);
     }
-    if (!ok) return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for %s", v, a);
+    const char *name = k2_cli_optdefs[c - K2_CLI_OPT_BASE].name;
+    if (!k2_cli_set(o, name, optarg)) {
+      if (strcmp(name, "sources") == 0) {
+        return k2_cli_error(o, K2_CLI_USAGE,
+                            "bad value '%s' for --sources: want 1 to %d vertex ids separated by commas, "
+                            "no empty item",
+                            optarg, K2_CLI_MAX_SOURCES);
+      }
+      if (strcmp(name, "engine") == 0) {
+        return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for --engine: want auto, cpu, cuda or reference",
+                            optarg);
+      }
+      return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for --%s (see --help)", optarg, name);
+    }
+  }
+  // what getopt left after "--": files
+  for (; optind < gargc; optind++) {
+    if (o->nfiles >= max_files || o->nfiles >= K2_CLI_MAX_FILES) {
+      return k2_cli_error(o, K2_CLI_USAGE, "unexpected argument '%s' (see --help)", gargv[optind]);
+    }
+    o->files[o->nfiles++] = gargv[optind];
   }
   if (o->nfiles < min_files) return k2_cli_error(o, K2_CLI_USAGE, "missing FILE argument (see --help)");
+  // K2GRB_ENGINE, unless --engine said otherwise
+  const char *env = getenv("K2GRB_ENGINE");
+  if (o->products && !o->has_engine && env != NULL && env[0] != '\0') {
+    int e = k2_cli_engine_of(env);
+    if (e < 0) {
+      return k2_cli_error(o, K2_CLI_USAGE,
+                          "K2GRB_ENGINE='%s' is not an engine: want auto, cpu, cuda or reference (or use --engine)",
+                          env);
+    }
+    o->engine = (K2_Engine)e;
+    o->engine_word = env;
+  }
   return -1;
+}
+
+bool k2_cli_strict(void) {
+  const char *s = getenv("K2GRB_STRICT");
+  return s != NULL && strcmp(s, "1") == 0;
+}
+
+int k2_cli_setup(const k2_cli_opts *o) {
+  if (o->threads > 0) {
+    omp_set_num_threads(o->threads);
+    GxB_set(GxB_NTHREADS, o->threads);
+  }
+  if (!o->products) return 0;
+  GrB_Info info = K2_set_engine(o->engine);
+  if (info != GrB_SUCCESS) return k2_cli_fail(o, K2_CLI_FAIL, info, NULL, "cannot select the %s engine", o->engine_word);
+  if (o->engine == K2_ENGINE_CUDA && !k2_cli_strict()) {
+    bool present = false;
+    if (K2_Device_available(&present) != GrB_SUCCESS || !present) {
+      // outside strict mode each product the CUDA engine declines runs on the CPU; in strict
+      // mode the first one fails, and its error line says so
+      fprintf(stderr, "k2grb %s: note: no CUDA device (none found, or built without CUDA): the products run on "
+                      "the CPU (K2GRB_STRICT=1 makes this an error)\n", o->cmd);
+    }
+  }
+  return 0;
+}
+
+void k2_cli_best_median(double *t, int n, double *best, double *median) {
+  for (int i = 1; i < n; i++) {  // insertion sort: a few trials
+    double x = t[i];
+    int j = i;
+    for (; j > 0 && t[j - 1] > x; j--) t[j] = t[j - 1];
+    t[j] = x;
+  }
+  *best = n > 0 ? t[0] : 0;
+  *median = n == 0 ? 0 : n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
 //==============================================================================================
@@ -229,9 +416,9 @@ static void *k2_cli_progress_run(void *arg) {
   return NULL;
 }
 
-static bool k2_cli_ends_with(const char *s, const char *suffix) {
+bool k2_cli_ends_with(const char *s, const char *suffix) {
   size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && strcmp(s + a - b, suffix) == 0;
+  return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
 int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *seconds) {
@@ -393,6 +580,12 @@ void k2_cli_rep_raw(k2_cli_report *r, const char *key, const char *text, const c
   if (it == NULL) return;
   snprintf(it->text, sizeof it->text, "%s", text);
   it->json = strdup(json);
+}
+
+void k2_cli_rep_tail(k2_cli_report *r) {
+  k2_cli_rep_num(r, "threads", "%d", omp_get_max_threads());
+  k2_cli_rep_str(r, "version", "%d.%d.%d", K2GRB_VERSION_MAJOR, K2GRB_VERSION_MINOR, K2GRB_VERSION_PATCH);
+  k2_cli_rep_raw(r, "argv", k2_cli_argv_text ? k2_cli_argv_text : "", k2_cli_argv_json ? k2_cli_argv_json : "[]");
 }
 
 void k2_cli_rep_print(const k2_cli_opts *o, k2_cli_report *r) {
