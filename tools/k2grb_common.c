@@ -2,6 +2,7 @@
 // into a tree with a progress line, result files, messages.
 // SPDX-License-Identifier: Apache-2.0
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <omp.h>
@@ -389,26 +390,74 @@ typedef struct {
   atomic_int phase;    // 0 reading, 1 building, 2 done
   atomic_bool stop;
   const char *path;
-  double t0;
+  char real[4096];     // the file's absolute path ("" if unknown): its descriptor is found by it
+  long long size;      // bytes (0: unknown, or not a regular file)
+  int fd;              // the reader's descriptor of the file (-1: not found yet)
+  double t0, delay;
   bool shown;
 } k2_cli_progress;
 
-// An activity bar (the readers report no fraction): appears after 0.5 s, redrawn 10x a
-// second, erased at the end.
+// Bytes the reader has consumed: the offset of its descriptor of the file (plain or gzip text
+// is read in order). -1 when unknown (not open, or read by pread / at once).
+static long long k2_cli_progress_pos(k2_cli_progress *p) {
+  char link[64], target[4096], info[64];
+  if (p->real[0] == '\0') return -1;
+  for (int pass = 0; pass < 2; pass++) {
+    if (p->fd < 0) {  // look for it
+      DIR *d = opendir("/proc/self/fd");
+      for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) {
+        ssize_t n = readlinkat(dirfd(d), e->d_name, target, sizeof target - 1);
+        if (n > 0 && (size_t)n == strlen(p->real) && memcmp(target, p->real, (size_t)n) == 0) {
+          p->fd = atoi(e->d_name);
+          break;
+        }
+      }
+      if (d != NULL) closedir(d);
+      if (p->fd < 0) return -1;
+    }
+    // still that file? (the descriptor may have been closed and reused)
+    snprintf(link, sizeof link, "/proc/self/fd/%d", p->fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n > 0 && (size_t)n == strlen(p->real) && memcmp(target, p->real, (size_t)n) == 0) {
+      snprintf(info, sizeof info, "/proc/self/fdinfo/%d", p->fd);
+      FILE *f = fopen(info, "r");
+      long long pos = -1;
+      if (f != NULL) {
+        if (fscanf(f, "pos: %lld", &pos) != 1) pos = -1;
+        fclose(f);
+      }
+      return pos;
+    }
+    p->fd = -1;
+  }
+  return -1;
+}
+
+// A progress bar on stderr: appears after p->delay seconds (0.5 on a terminal), redrawn 10x a
+// second, erased at the end. While a text file is read it shows the bytes read against the
+// file's size; otherwise (building the tree, .k2 and BVGraph files) an activity bar.
 static void *k2_cli_progress_run(void *arg) {
   k2_cli_progress *p = arg;
   int tick = 0;
   while (!atomic_load(&p->stop)) {
     struct timespec ts = {0, 100 * 1000 * 1000};
-    nanosleep(&ts, NULL);
+    if (tick > 0 || p->delay > 0) nanosleep(&ts, NULL);
     double t = k2_cli_now() - p->t0;
-    if (t < 0.5 || atomic_load(&p->stop)) continue;
-    char bar[21];
-    for (int i = 0; i < 20; i++) bar[i] = (abs(i - (tick % 38 < 19 ? tick % 38 : 38 - tick % 38)) <= 1) ? '#' : '.';
+    if (t < p->delay || atomic_load(&p->stop)) continue;
+    bool reading = atomic_load(&p->phase) == 0;
+    long long pos = reading && p->size > 0 ? k2_cli_progress_pos(p) : -1;
+    char bar[21], amount[64] = "";
+    if (pos >= 0 && pos <= p->size) {
+      int fill = (int)(20 * pos / p->size);
+      for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
+      snprintf(amount, sizeof amount, " %3d%% (%.1f of %.1f MB)", (int)(100 * pos / p->size), (double)pos / 1e6,
+               (double)p->size / 1e6);
+    } else {
+      for (int i = 0; i < 20; i++) bar[i] = (abs(i - (tick % 38 < 19 ? tick % 38 : 38 - tick % 38)) <= 1) ? '#' : '.';
+    }
     bar[20] = '\0';
     tick++;
-    fprintf(stderr, "\r[%s] %s %s  %.1f s ", bar, atomic_load(&p->phase) == 0 ? "reading" : "building tree",
-            p->path, t);
+    fprintf(stderr, "\r[%s] %s %s%s  %.1f s \033[K", bar, reading ? "reading" : "building tree", p->path, amount, t);
     fflush(stderr);
     p->shown = true;
   }
@@ -423,10 +472,22 @@ bool k2_cli_ends_with(const char *s, const char *suffix) {
 
 int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *seconds) {
   *A = NULL;
-  k2_cli_progress p = {.path = path, .t0 = k2_cli_now()};
+  k2_cli_progress p = {.path = path, .t0 = k2_cli_now(), .fd = -1, .delay = 0.5};
   atomic_init(&p.phase, 0);
   atomic_init(&p.stop, false);
-  bool ticker = isatty(STDERR_FILENO) && pthread_create(&p.thread, NULL, k2_cli_progress_run, &p) == 0;
+  // K2GRB_PROGRESS: auto (a terminal, after 0.5 s), always (at once, even off a terminal), never
+  const char *mode = getenv("K2GRB_PROGRESS");
+  bool show = mode != NULL && strcmp(mode, "always") == 0 ? true
+              : mode != NULL && strcmp(mode, "never") == 0 ? false
+                                                           : isatty(STDERR_FILENO);
+  if (mode != NULL && strcmp(mode, "always") == 0) p.delay = 0;
+  struct stat st;
+  if (show && stat(path, &st) == 0 && S_ISREG(st.st_mode) && realpath(path, p.real) != NULL) {
+    p.size = (long long)st.st_size;
+  } else {
+    p.real[0] = '\0';
+  }
+  bool ticker = show && pthread_create(&p.thread, NULL, k2_cli_progress_run, &p) == 0;
   GrB_Info info;
   const char *what = "read";
   bool plain_k2 = (o->format == K2_FORMAT_K2 || (o->format == K2_FORMAT_AUTO && k2_cli_ends_with(path, ".k2"))) &&

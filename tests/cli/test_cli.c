@@ -845,6 +845,50 @@ static int clear_cli_env(void **state) {
   return 0;
 }
 
+// The progress bar: K2GRB_PROGRESS=always shows it at once even off a terminal, with the bytes
+// read against the file's size while a text file is read; never: nothing; the default: only on
+// a terminal (these runs have none), so stderr stays empty.
+static void test_progress(void **state) {
+  (void)state;
+  char path[600], a[4096];
+  snprintf(path, sizeof path, "%s/progress.el", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  uint64_t x = 88172645463325252ull;
+  for (int k = 0; k < 4000000; k++) {  // about 55 MB: read in well over 0.1 s
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    fprintf(f, "%u %u\n", (unsigned)(x & 0xfffff), (unsigned)((x >> 20) & 0xfffff));
+  }
+  fclose(f);
+  setenv("K2GRB_PROGRESS", "always", 1);
+  snprintf(a, sizeof a, "info '%s'", path);
+  assert_int_equal(run(a), 0);
+  char *err = slurp("err.txt");
+  assert_non_null(strstr(err, "] reading "));
+  assert_non_null(strstr(err, "progress.el"));
+  assert_non_null(strstr(err, "% ("));
+  assert_non_null(strstr(err, " of 55."));  // the file's size in MB
+  assert_non_null(strstr(err, "building tree"));
+  free(err);
+  setenv("K2GRB_PROGRESS", "never", 1);
+  assert_int_equal(run(a), 0);
+  err = slurp("err.txt");
+  assert_string_equal(err, "");
+  free(err);
+  unsetenv("K2GRB_PROGRESS");
+  assert_int_equal(run(a), 0);
+  err = slurp("err.txt");
+  assert_string_equal(err, "");
+  free(err);
+  unlink(path);
+}
+
+static int clear_progress_env(void **state) {
+  (void)state;
+  unsetenv("K2GRB_PROGRESS");
+  return 0;
+}
+
 static int setup(void **state) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/k2grb_cli_test_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) return -1;
@@ -868,6 +912,7 @@ int main(void) {
       cmocka_unit_test(test_bench_demo), cmocka_unit_test(test_out_fails_midway),
       cmocka_unit_test(test_out_interrupted), cmocka_unit_test(test_option_syntax),
       cmocka_unit_test(test_source_lists), cmocka_unit_test_teardown(test_engine_threads_trials, clear_cli_env),
-      cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case)};
+      cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case),
+      cmocka_unit_test_teardown(test_progress, clear_progress_env)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
