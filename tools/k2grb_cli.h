@@ -112,8 +112,15 @@ double k2_cli_now(void);
 const char *k2_cli_engine(void);
 
 // Result file: one "vertex value" line per entry of v (INT64 or FP64 values), sorted by
-// vertex. fp_format NULL: integers. Returns 0 or an exit code.
-int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format);
+// vertex, under the file's ids (k2_cli_file_id; values_are_ids: the values too, as parents
+// and component labels). fp_format NULL: integers. Returns 0 or an exit code.
+int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format, bool values_are_ids);
+
+// Ids as the user sees them: with --remap the file's own ids (the tree numbers the ids that
+// occur densely, in increasing order), with --one-based counted from 1. k2_cli_file_id: the id
+// of vertex v of the tree; k2_cli_vertex: the vertex of an id (false: no such vertex).
+unsigned long long k2_cli_file_id(const k2_cli_opts *o, GrB_Index v);
+bool k2_cli_vertex(const k2_cli_opts *o, unsigned long long id, GrB_Index *v);
 
 // The --out file of a command: stdout for "-", else a K2_OutFile (the old file stays until
 // everything is written). close commits when rc is 0, else discards; returns rc or the exit

@@ -12,7 +12,7 @@
 #define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap --engine --threads --trials"
 #define K2_CLI_OUT_HELP                                                                       \
   "  --out F        write the result: one 'vertex value' line per vertex that has one, sorted\n" \
-  "                 (0-based ids; F = - for stdout)\n"
+  "                 (the file's ids, 0-based unless --one-based; F = - for stdout)\n"
 #define K2_CLI_COMMON_HELP                                                                    \
   "  --check        run again on SuiteSparse:GraphBLAS (a CSR) and compare (check_passed)\n"    \
   "  --json         print the summary as JSON\n"                                                \
@@ -21,8 +21,11 @@
   "                 CUDA device, cuda runs the products on the CPU (a note on stderr), or\n"     \
   "                 fails with K2GRB_STRICT=1\n"                                                 \
   "  --threads N    CPU threads (default OMP_NUM_THREADS, else every core)\n"                    \
-  "  --format F, --symmetrize, --transpose, --one-based, --remap: how to read FILE (any\n"      \
-  "                 format: Matrix Market, edge list, METIS, BVGraph basename, .gz, .k2)\n"      \
+  "  --format F, --symmetrize, --transpose: how to read FILE (any format: Matrix Market,\n"   \
+  "                 edge list, METIS, BVGraph basename, .gz, .k2)\n"                              \
+  "  --one-based    ids counted from 1 (--source, --sources and --out)\n"                         \
+  "  --remap        the tree numbers the ids that occur densely; --source, --sources and\n"       \
+  "                 --out use the file's ids\n"                                                   \
   "Options take their value as '--source 5' or '--source=5'; '--' ends the options.\n"
 
 // What every algorithm command does first: options, init, load.
@@ -95,10 +98,17 @@ static int run_end(k2_cli_run *R, int rc) {
   return rc;
 }
 
-static int run_check_source(k2_cli_run *R, unsigned long long s) {
-  if (s >= R->n) {
-    return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu out of range (the graph has %llu vertices)", s,
-                        (unsigned long long)R->n);
+// The vertex of a source id (the file's id with --remap, counted from 1 with --one-based).
+static int run_check_source(k2_cli_run *R, unsigned long long s, GrB_Index *v) {
+  if (!k2_cli_vertex(&R->o, s, v) || *v >= R->n) {
+    if (R->o.remap) {
+      return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu is not an id of the file (--remap: the ids in %s)", s,
+                          R->o.files[0]);
+    }
+    if (R->n == 0) return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu out of range (the graph has no vertices)", s);
+    return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu out of range (the graph has %llu vertices, ids %d to %llu)",
+                        s, (unsigned long long)R->n, R->o.one_based ? 1 : 0,
+                        (unsigned long long)R->n - (R->o.one_based ? 0 : 1));
   }
   return 0;
 }
@@ -134,14 +144,15 @@ int k2grb_bfs(int argc, char **argv) {
       "usage: k2grb bfs FILE --source S [--parents] [--mode auto|push|pull] [--out F] [options]\n"
       "Breadth-first search from S (LAGraph semantics: level of S is 0, parent of S is S,\n"
       "unreached vertices have no entry), direction-optimizing on the tree.\n"
-      "  --source S     source vertex (0-based)\n"
+      "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n"
       "  --parents      --out writes 'vertex parent' instead of 'vertex level'\n"
       "  --mode M       auto (push/pull switch as LAGraph), push, pull\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "bfs", K2_CLI_READ_OPTS " --source --parents --mode --out --check --json", usage, argc, argv);
   if (rc >= 0) return rc;
   if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
-  if ((rc = run_check_source(&R, R.o.source)) != 0) return run_end(&R, rc);
+  GrB_Index src = 0;
+  if ((rc = run_check_source(&R, R.o.source, &src)) != 0) return run_end(&R, rc);
   K2_BfsMode mode = strcmp(R.o.mode, "push") == 0 ? K2_BFS_PUSH : strcmp(R.o.mode, "pull") == 0 ? K2_BFS_PULL : K2_BFS_AUTO;
   GrB_Vector level = NULL, parent = NULL;
   GrB_Info info = GrB_SUCCESS;
@@ -150,7 +161,7 @@ int k2grb_bfs(int argc, char **argv) {
     GrB_free(&level);
     GrB_free(&parent);
     t0 = k2_cli_now();
-    info = K2_bfs_mode_k2(&level, &parent, R.A, R.o.source, mode, R.msg);
+    info = K2_bfs_mode_k2(&level, &parent, R.A, src, mode, R.msg);
     R.times[k] = k2_cli_now() - t0;
   }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
@@ -159,7 +170,7 @@ int k2grb_bfs(int argc, char **argv) {
   if (R.o.check) {
     GrB_Vector l2 = NULL;
     t0 = k2_cli_now();
-    info = K2_bfs_mode_grb(&l2, NULL, R.G, R.o.source, mode, R.msg);
+    info = K2_bfs_mode_grb(&l2, NULL, R.G, src, mode, R.msg);
     double t2 = k2_cli_now() - t0;
     rc = info == GrB_SUCCESS ? 0 : run_alg_error(&R, info);
     int64_t *a = k2_cli_dense_i64(level, R.n, -1), *b = l2 ? k2_cli_dense_i64(l2, R.n, -1) : NULL;
@@ -170,7 +181,7 @@ int k2grb_bfs(int argc, char **argv) {
     for (GrB_Index i = 0; valid && i < R.n; i++) {
       if (p[i] < 0) continue;
       bool edge = false;
-      if (i == R.o.source) valid = p[i] == (int64_t)i;
+      if (i == src) valid = p[i] == (int64_t)i;
       else valid = K2_Matrix_isEntry(&edge, R.A, (GrB_Index)p[i], i) == GrB_SUCCESS && edge && a[p[i]] == a[i] - 1;
     }
     k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
@@ -181,7 +192,7 @@ int k2grb_bfs(int argc, char **argv) {
     free(a), free(b), free(p);
     GrB_free(&l2);
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, R.o.parents ? parent : level, NULL);
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, R.o.parents ? parent : level, NULL, R.o.parents);
   GrB_free(&level);
   GrB_free(&parent);
   return run_end(&R, rc);
@@ -209,7 +220,7 @@ static int write_msbfs(const k2_cli_opts *o, GrB_Matrix D, GrB_Index ns) {
     GrB_Index i = I[k];
     for (GrB_Index b = 0; b < ns; b++) row[b] = -1;
     for (; k < nv && I[k] == i; k++) row[J[k]] = X[k];
-    fprintf(f, "%llu", (unsigned long long)i);
+    fprintf(f, "%llu", k2_cli_file_id(o, i));
     for (GrB_Index b = 0; b < ns; b++) fprintf(f, " %lld", (long long)row[b]);
     fputc('\n', f);
   }
@@ -221,7 +232,7 @@ int k2grb_msbfs(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb msbfs FILE --sources S1,S2,... [--reverse] [--out F] [options]\n"
       "Hop distances from up to 256 sources at once: one batched Boolean product per level.\n"
-      "  --sources L    comma-separated source vertices (0-based)\n"
+      "  --sources L    comma-separated source vertices (ids as --source)\n"
       "  --reverse      against the edges (distance from each vertex to the sources)\n"
       "  --out F        lines 'vertex d1 d2 ... dB' (-1: unreachable) for the vertices reached\n"
       "                 from at least one source (F = - for stdout)\n" K2_CLI_COMMON_HELP;
@@ -231,8 +242,7 @@ int k2grb_msbfs(int argc, char **argv) {
   if (R.o.nsources == 0) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--sources S1,S2,... is required"));
   GrB_Index src[K2_CLI_MAX_SOURCES];
   for (int b = 0; b < R.o.nsources; b++) {
-    if ((rc = run_check_source(&R, R.o.sources[b])) != 0) return run_end(&R, rc);
-    src[b] = R.o.sources[b];
+    if ((rc = run_check_source(&R, R.o.sources[b], &src[b])) != 0) return run_end(&R, rc);
   }
   GrB_Matrix D = NULL;
   GrB_Info info = GrB_SUCCESS;
@@ -385,8 +395,8 @@ int k2grb_pagerank(int argc, char **argv) {
       FILE *jf = open_memstream(&json, &jl), *tf = open_memstream(&text, &tl);
       fprintf(jf, "[");
       for (GrB_Index i = 0; i < k; i++) {
-        fprintf(jf, "%s{\"vertex\": %llu, \"rank\": %.9g}", i ? ", " : "", (unsigned long long)v[i].v, v[i].r);
-        fprintf(tf, "%s%llu:%.6g", i ? " " : "", (unsigned long long)v[i].v, v[i].r);
+        fprintf(jf, "%s{\"vertex\": %llu, \"rank\": %.9g}", i ? ", " : "", k2_cli_file_id(&R.o, v[i].v), v[i].r);
+        fprintf(tf, "%s%llu:%.6g", i ? " " : "", k2_cli_file_id(&R.o, v[i].v), v[i].r);
       }
       fprintf(jf, "]");
       fclose(jf);
@@ -396,7 +406,7 @@ int k2grb_pagerank(int argc, char **argv) {
     }
   }
   free(r);
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, rank, R.o.ldbc_iterations ? "%.15e" : "%.9g");
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, rank, R.o.ldbc_iterations ? "%.15e" : "%.9g", false);
   GrB_free(&rank);
   GrB_free(&rank2);
   return run_end(&R, rc);
@@ -419,19 +429,20 @@ int k2grb_sssp(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb sssp FILE --source S [--out F] [options]\n"
       "Hop-count shortest paths from S (Bellman-Ford with unit weights by min-plus products).\n"
-      "  --source S     source vertex (0-based)\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
+      "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "sssp", K2_CLI_READ_OPTS " --source --out --check --json", usage, argc, argv);
   if (rc >= 0) return rc;
   if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
-  if ((rc = run_check_source(&R, R.o.source)) != 0) return run_end(&R, rc);
+  GrB_Index src = 0;
+  if ((rc = run_check_source(&R, R.o.source, &src)) != 0) return run_end(&R, rc);
   GrB_Vector d = NULL, d2 = NULL;
   GrB_Info info = GrB_SUCCESS;
   double t0;
   for (int k = 0; k < R.o.trials && info == GrB_SUCCESS; k++) {
     GrB_free(&d);
     t0 = k2_cli_now();
-    info = K2_sssp_hops_k2(&d, R.A, R.o.source, R.msg);
+    info = K2_sssp_hops_k2(&d, R.A, src, R.msg);
     R.times[k] = k2_cli_now() - t0;
   }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
@@ -440,7 +451,7 @@ int k2grb_sssp(int argc, char **argv) {
   rc = 0;
   if (R.o.check) {
     t0 = k2_cli_now();
-    info = K2_sssp_hops_grb(&d2, R.G, R.o.source, R.msg);
+    info = K2_sssp_hops_grb(&d2, R.G, src, R.msg);
     double t2 = k2_cli_now() - t0;
     bool same = info == GrB_SUCCESS && same_vectors(d, d2, R.n);
     k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
@@ -449,7 +460,7 @@ int k2grb_sssp(int argc, char **argv) {
     if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
     else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, d, NULL);
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, d, NULL, false);
   GrB_free(&d);
   GrB_free(&d2);
   return run_end(&R, rc);
@@ -503,7 +514,7 @@ int k2grb_cc(int argc, char **argv) {
     if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
     else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, c, NULL);
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, c, NULL, true);
   GrB_free(&c);
   GrB_free(&c2);
   return run_end(&R, rc);

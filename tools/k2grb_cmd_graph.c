@@ -12,8 +12,8 @@
   "                 bvgraph (a basename), k2\n"                                            \
   "  --symmetrize   add (j,i) for every edge (i,j)\n"                                      \
   "  --transpose    swap rows and columns\n"                                               \
-  "  --one-based    edge lists: ids start at 1\n"                                          \
-  "  --remap        edge lists: renumber the ids densely\n"                                 \
+  "  --one-based    edge lists: ids start at 1 (results are written from 1 too)\n"          \
+  "  --remap        renumber the ids that occur densely (results keep the file's ids)\n"    \
   "  --threads N    CPU threads (default OMP_NUM_THREADS, else every core)\n"              \
   "Options take their value as '--format mtx' or '--format=mtx'; '--' ends the options.\n"
 

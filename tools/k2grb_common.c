@@ -470,6 +470,62 @@ bool k2_cli_ends_with(const char *s, const char *suffix) {
   return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
+// --remap: the ids of the file that occur, ascending; vertex v of the tree is k2_cli_idmap[v]
+// (NULL: no renumbering). Kept to the end of the run (reachable from here).
+static uint32_t *k2_cli_idmap;
+static GrB_Index k2_cli_idmap_n;
+
+static int k2_cli_cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+// Renumber the ids that occur (as row or column) to 0..k-1 in increasing order (the matrix
+// becomes k x k), keeping the ids for k2_cli_file_id.
+static GrB_Info k2_cli_remap(K2_Edges *E) {
+  free(k2_cli_idmap);
+  k2_cli_idmap_n = 0;
+  k2_cli_idmap = malloc((2 * E->nvals + 1) * sizeof(uint32_t));
+  if (k2_cli_idmap == NULL) return GrB_OUT_OF_MEMORY;
+  uint32_t *ids = k2_cli_idmap;
+  memcpy(ids, E->I, E->nvals * sizeof(uint32_t));
+  memcpy(ids + E->nvals, E->J, E->nvals * sizeof(uint32_t));
+  qsort(ids, 2 * E->nvals, sizeof(uint32_t), k2_cli_cmp_u32);
+  GrB_Index k = 0;
+  for (GrB_Index t = 0; t < 2 * E->nvals; t++) {
+    if (k == 0 || ids[k - 1] != ids[t]) ids[k++] = ids[t];
+  }
+  for (GrB_Index e = 0; e < E->nvals; e++) {
+    E->I[e] = (uint32_t)((uint32_t *)bsearch(&E->I[e], ids, k, sizeof(uint32_t), k2_cli_cmp_u32) - ids);
+    E->J[e] = (uint32_t)((uint32_t *)bsearch(&E->J[e], ids, k, sizeof(uint32_t), k2_cli_cmp_u32) - ids);
+  }
+  E->nrows = E->ncols = k;
+  k2_cli_idmap_n = k;
+  return GrB_SUCCESS;
+}
+
+unsigned long long k2_cli_file_id(const k2_cli_opts *o, GrB_Index v) {
+  unsigned long long id = k2_cli_idmap != NULL && v < k2_cli_idmap_n ? k2_cli_idmap[v] : v;
+  return id + (o->one_based ? 1 : 0);
+}
+
+bool k2_cli_vertex(const k2_cli_opts *o, unsigned long long id, GrB_Index *v) {
+  if (o->one_based) {
+    if (id == 0) return false;
+    id--;
+  }
+  if (k2_cli_idmap == NULL) {
+    *v = id;
+    return true;
+  }
+  if (id > UINT32_MAX) return false;
+  uint32_t key = (uint32_t)id;
+  uint32_t *p = bsearch(&key, k2_cli_idmap, k2_cli_idmap_n, sizeof(uint32_t), k2_cli_cmp_u32);
+  if (p == NULL) return false;
+  *v = (GrB_Index)(p - k2_cli_idmap);
+  return true;
+}
+
 int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *seconds) {
   *A = NULL;
   k2_cli_progress p = {.path = path, .t0 = k2_cli_now(), .fd = -1, .delay = 0.5};
@@ -501,9 +557,13 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
     ro.symmetrize = o->symmetrize;
     ro.transpose = o->transpose;
     ro.one_based = o->one_based;
-    ro.remap_ids = o->remap;
+    ro.remap_ids = false;  // renumbered here, keeping the file's ids for the results
     K2_Edges E;
     info = K2_Edges_read(&E, path, &ro);
+    if (info == GrB_SUCCESS && o->remap && (info = k2_cli_remap(&E)) != GrB_SUCCESS) {
+      K2_Edges_free(&E);
+      what = "renumber the ids of";
+    }
     if (info == GrB_SUCCESS) {
       atomic_store(&p.phase, 1);
       what = "build the tree of";
@@ -556,7 +616,7 @@ int k2_cli_out_close(const k2_cli_opts *o, k2_cli_out *out, int rc) {
   return 0;
 }
 
-int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format) {
+int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format, bool values_are_ids) {
   k2_cli_out out;
   int rc = k2_cli_out_open(o, &out);
   if (rc != 0) return rc;
@@ -572,11 +632,13 @@ int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_forma
     info = fp_format ? GrB_Vector_extractTuples_FP64(I, D, &n, v) : GrB_Vector_extractTuples_INT64(I, X, &n, v);
     for (GrB_Index k = 0; info == GrB_SUCCESS && k < n; k++) {
       if (fp_format) {
-        fprintf(f, "%llu ", (unsigned long long)I[k]);
+        fprintf(f, "%llu ", k2_cli_file_id(o, I[k]));
         fprintf(f, fp_format, D[k]);
         fputc('\n', f);
+      } else if (values_are_ids && X[k] >= 0) {
+        fprintf(f, "%llu %llu\n", k2_cli_file_id(o, I[k]), k2_cli_file_id(o, (GrB_Index)X[k]));
       } else {
-        fprintf(f, "%llu %lld\n", (unsigned long long)I[k], (long long)X[k]);
+        fprintf(f, "%llu %lld\n", k2_cli_file_id(o, I[k]), (long long)X[k]);
       }
     }
   }

@@ -889,6 +889,83 @@ static int clear_progress_env(void **state) {
   return 0;
 }
 
+// --remap: sources and result files under the file's own ids; --one-based: counted from 1.
+static void test_remap_one_based(void **state) {
+  (void)state;
+  char el[600], el1[600], a[4096];
+  snprintf(el, sizeof el, "%s/sparse.el", tmpdir);
+  snprintf(el1, sizeof el1, "%s/one.el", tmpdir);
+  FILE *f = fopen(el, "w");
+  assert_non_null(f);
+  fputs("10 20\n20 30\n30 10\n100 10\n", f);
+  fclose(f);
+  f = fopen(el1, "w");
+  assert_non_null(f);
+  fputs("1 2\n2 3\n", f);
+  fclose(f);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source 10 --json --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"nodes\": 4"));
+  assert_non_null(strstr(out, "\"source\": 10"));
+  free(out);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 0\n20 1\n30 2\n");
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source=10 --parents --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 10\n20 10\n30 20\n");
+  free(out);
+  snprintf(a, sizeof a, "cc '%s' --remap --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 10\n20 10\n30 10\n100 10\n");
+  free(out);
+  snprintf(a, sizeof a, "sssp '%s' --remap --source 100 --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 1\n20 2\n30 3\n100 0\n");
+  free(out);
+  snprintf(a, sizeof a, "msbfs '%s' --remap --sources 10,100 --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 0 1\n20 1 2\n30 2 3\n100 -1 0\n");
+  free(out);
+  snprintf(a, sizeof a, "pagerank '%s' --remap --top 1 --json --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_int_equal(strncmp(out, "10 ", 3), 0);
+  assert_non_null(strstr(out, "\n100 "));
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source 11", el);
+  expect_error_saying(a, 2, "source 11 is not an id of the file", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source 3", el);  // a vertex of the tree, not an id
+  expect_error(a, 2);
+  // without --remap the ids are the file's too (0-based): 4 is a vertex, with no edge
+  snprintf(a, sizeof a, "bfs '%s' --source 4 --json", el);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"nodes\": 101"));
+  assert_non_null(strstr(out, "\"reached\": 1"));
+  free(out);
+  // one-based: the source and the result counted from 1
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 1 --out '%s/r.txt'", el1, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "1 0\n2 1\n3 2\n");
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 1 --parents --out '%s/r.txt'", el1, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "1 1\n2 1\n3 2\n");
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 0", el1);
+  expect_error_saying(a, 2, "ids 1 to 3", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 4", el1);
+  expect_error(a, 2);
+}
+
 static int setup(void **state) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/k2grb_cli_test_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) return -1;
@@ -913,6 +990,6 @@ int main(void) {
       cmocka_unit_test(test_out_interrupted), cmocka_unit_test(test_option_syntax),
       cmocka_unit_test(test_source_lists), cmocka_unit_test_teardown(test_engine_threads_trials, clear_cli_env),
       cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case),
-      cmocka_unit_test_teardown(test_progress, clear_progress_env)};
+      cmocka_unit_test_teardown(test_progress, clear_progress_env), cmocka_unit_test(test_remap_one_based)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
