@@ -51,6 +51,7 @@ int main(int argc, char **argv) {
     if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) sigaction(fatal[i], &sa, NULL);
   }
   signal(SIGXFSZ, SIG_IGN);  // over the file size limit: a write fails (EFBIG) and is reported
+  k2_cli_set_argv(argc, argv);  // for the `argv` key of the reports, before getopt reorders it
   if (argc < 2) return k2grb_demo(argc - 1, argv + 1);  // the main job
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
     usage(stdout);

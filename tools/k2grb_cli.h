@@ -31,6 +31,7 @@ int k2grb_demo(int argc, char **argv);
 #define K2_CLI_USAGE 2
 #define K2_CLI_MAX_FILES 64
 #define K2_CLI_MAX_SOURCES 256
+#define K2_CLI_MAX_TRIALS 1000
 
 // Every option of every command; each command names the ones it accepts.
 typedef struct {
@@ -53,13 +54,37 @@ typedef struct {
   unsigned scale;                        // --scale (20)
   double edge_factor;                    // --edge-factor (16)
   unsigned long long seed;               // --seed (1)
+  K2_Engine engine;                      // --engine, else K2GRB_ENGINE (auto)
+  const char *engine_word;               // as asked: "auto", "cpu", "cuda", "reference"
+  int threads;                           // --threads N (0: OMP_NUM_THREADS or the runtime's)
+  int trials;                            // --trials N (1)
+  bool has_engine;                       // --engine given
+  bool products;                         // the command runs products (--engine accepted)
 } k2_cli_opts;
 
-// Parse argv (after the command name). `allowed` lists the accepted options separated by
-// spaces ("--source --out --json"); files between min_files and max_files. Returns -1 to go
-// on, else the exit code (0 after --help, K2_CLI_USAGE after a one-line error).
+// The whole command line, kept by main() before any parsing (for the `argv` report key).
+void k2_cli_set_argv(int argc, char **argv);
+
+// Parse argv (after the command name) with getopt_long: "--source 5" and "--source=5", options
+// and files in any order, "--" ends the options. `allowed` lists the accepted options separated
+// by spaces ("--source --out --json"); files between min_files and max_files. A command that
+// accepts --engine validates K2GRB_ENGINE too (the flag wins). Returns -1 to go on, else the
+// exit code (0 after --help, K2_CLI_USAGE after a one-line error).
 int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_files, int max_files,
                  const char *usage, int argc, char **argv);
+
+// After K2_init: the engine (--engine / K2GRB_ENGINE) and the threads (--threads) of the
+// library and of SuiteSparse; a note on stderr when the CUDA engine is asked for and no device
+// is usable (outside strict mode the products then run on the CPU). Returns 0 or an exit code.
+int k2_cli_setup(const k2_cli_opts *o);
+// Is strict mode on (K2GRB_STRICT=1)?
+bool k2_cli_strict(void);
+
+// The report keys every command ends with: threads, version, argv.
+typedef struct k2_cli_report k2_cli_report;
+void k2_cli_rep_tail(k2_cli_report *r);
+// Best and median of n times (sorts t).
+void k2_cli_best_median(double *t, int n, double *best, double *median);
 
 // One-line error "k2grb CMD: message" on stderr; returns code.
 int k2_cli_error(const k2_cli_opts *o, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -68,9 +93,15 @@ int k2_cli_error(const k2_cli_opts *o, int code, const char *fmt, ...) __attribu
 // name, once. Returns code.
 int k2_cli_fail(const k2_cli_opts *o, int code, GrB_Info info, const char *message, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+// An algorithm's message with its function's name in words ("K2_bfs: computing ..." ->
+// "BFS: computing ..."), in buf.
+const char *k2_cli_alg_words(const char *msg, char *buf, size_t cap);
 // The name of a code of the library or of the algorithms ("GrB_OUT_OF_MEMORY",
 // "K2_CONVERGENCE_FAILURE").
 const char *k2_cli_info_name(GrB_Info info);
+
+// Does s end with suffix, whatever the case?
+bool k2_cli_ends_with(const char *s, const char *suffix);
 
 // Read any supported graph file into a tree (converting on the fly), with a progress line
 // on stderr when it is a terminal. *seconds: read + build time. Returns 0 or an exit code.
@@ -81,8 +112,15 @@ double k2_cli_now(void);
 const char *k2_cli_engine(void);
 
 // Result file: one "vertex value" line per entry of v (INT64 or FP64 values), sorted by
-// vertex. fp_format NULL: integers. Returns 0 or an exit code.
-int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format);
+// vertex, under the file's ids (k2_cli_file_id; values_are_ids: the values too, as parents
+// and component labels). fp_format NULL: integers. Returns 0 or an exit code.
+int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format, bool values_are_ids);
+
+// Ids as the user sees them: with --remap the file's own ids (the tree numbers the ids that
+// occur densely, in increasing order), with --one-based counted from 1. k2_cli_file_id: the id
+// of vertex v of the tree; k2_cli_vertex: the vertex of an id (false: no such vertex).
+unsigned long long k2_cli_file_id(const k2_cli_opts *o, GrB_Index v);
+bool k2_cli_vertex(const k2_cli_opts *o, unsigned long long id, GrB_Index *v);
 
 // The --out file of a command: stdout for "-", else a K2_OutFile (the old file stays until
 // everything is written). close commits when rc is 0, else discards; returns rc or the exit
@@ -103,10 +141,10 @@ typedef struct {
   char text[256];   // shown in text mode
   char *json;       // JSON value (malloc'd)
 } k2_cli_item;
-typedef struct {
+struct k2_cli_report {
   k2_cli_item item[64];
   int n;
-} k2_cli_report;
+};
 // A string value; a number (the same text for both); a value with its own JSON.
 void k2_cli_rep_str(k2_cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void k2_cli_rep_num(k2_cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

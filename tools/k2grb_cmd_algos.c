@@ -9,15 +9,24 @@
 #include "k2grb_algorithms.h"
 #include "k2grb_cli.h"
 
-#define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap"
-#define K2_CLI_COMMON_HELP                                                                    \
+#define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap --engine --threads --trials"
+#define K2_CLI_OUT_HELP                                                                       \
   "  --out F        write the result: one 'vertex value' line per vertex that has one, sorted\n" \
-  "                 (0-based ids; F = - for stdout)\n"                                          \
-  "  --check        run again on SuiteSparse:GraphBLAS (a CSR) and compare\n"                   \
+  "                 (the file's ids, 0-based unless --one-based; F = - for stdout)\n"
+#define K2_CLI_COMMON_HELP                                                                    \
+  "  --check        run again on SuiteSparse:GraphBLAS (a CSR) and compare (check_passed)\n"    \
   "  --json         print the summary as JSON\n"                                                \
-  "  --format F, --symmetrize, --transpose, --one-based, --remap: how to read FILE (any\n"      \
-  "                 format: Matrix Market, edge list, METIS, BVGraph basename, .gz, .k2)\n"      \
-  "The engine is picked by K2GRB_ENGINE=auto|reference|openmp|cuda (default auto).\n"
+  "  --trials N     run the algorithm N times: seconds is the best, seconds_median the median\n" \
+  "  --engine E     auto (default), cpu, cuda or reference; default K2GRB_ENGINE. Without a\n"  \
+  "                 CUDA device, cuda runs the products on the CPU (a note on stderr), or\n"     \
+  "                 fails with K2GRB_STRICT=1\n"                                                 \
+  "  --threads N    CPU threads (default OMP_NUM_THREADS, else every core)\n"                    \
+  "  --format F, --symmetrize, --transpose: how to read FILE (any format: Matrix Market,\n"   \
+  "                 edge list, METIS, BVGraph basename, .gz, .k2)\n"                              \
+  "  --one-based    ids counted from 1 (--source, --sources and --out)\n"                         \
+  "  --remap        the tree numbers the ids that occur densely; --source, --sources and\n"       \
+  "                 --out use the file's ids\n"                                                   \
+  "Options take their value as '--source 5' or '--source=5'; '--' ends the options.\n"
 
 // What every algorithm command does first: options, init, load.
 typedef struct {
@@ -29,6 +38,7 @@ typedef struct {
   k2_cli_report r;
   bool disagree;  // --check found a difference
   char msg[K2_MSG_LEN];
+  double times[K2_CLI_MAX_TRIALS];  // --trials
 } k2_cli_run;
 
 static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const char *usage, int argc,
@@ -38,7 +48,7 @@ static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const 
   if (rc >= 0) return rc;
   GrB_Info info = K2_init();
   if (info != GrB_SUCCESS) return k2_cli_fail(&R->o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
-  if ((rc = k2_cli_load(&R->o, R->o.files[0], &R->A, &R->tload)) != 0) {
+  if ((rc = k2_cli_setup(&R->o)) != 0 || (rc = k2_cli_load(&R->o, R->o.files[0], &R->A, &R->tload)) != 0) {
     K2_finalize();
     return rc;
   }
@@ -58,10 +68,29 @@ static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const 
   return -1;
 }
 
+// The time keys: seconds (the best of the trials), seconds_median, trials; then the engine.
+static void run_report_time(k2_cli_run *R, int trials, const char *engine) {
+  double best, median;
+  k2_cli_best_median(R->times, trials, &best, &median);
+  k2_cli_rep_num(&R->r, "seconds", "%.6f", best);
+  k2_cli_rep_num(&R->r, "seconds_median", "%.6f", median);
+  k2_cli_rep_num(&R->r, "trials", "%d", trials);
+  k2_cli_rep_str(&R->r, "engine", "%s", engine);
+  k2_cli_rep_str(&R->r, "engine_requested", "%s", R->o.engine_word);
+}
+
+// The verdict of --check, the same key in every command.
+static void run_report_check(k2_cli_run *R, bool passed) {
+  k2_cli_rep_raw(&R->r, "check_passed", passed ? "yes" : "NO", passed ? "true" : "false");
+}
+
 // Prints the report after success or a --check disagreement (the numbers show it), not
 // after an error (its one line is on stderr).
 static int run_end(k2_cli_run *R, int rc) {
-  if (rc == 0 || R->disagree) k2_cli_rep_print(&R->o, &R->r);
+  if (rc == 0 || R->disagree) {
+    k2_cli_rep_tail(&R->r);
+    k2_cli_rep_print(&R->o, &R->r);
+  }
   for (int i = 0; i < R->r.n; i++) free(R->r.item[i].json);
   GrB_Matrix_free(&R->G);
   K2_Matrix_free(&R->A);
@@ -69,17 +98,24 @@ static int run_end(k2_cli_run *R, int rc) {
   return rc;
 }
 
-static int run_check_source(k2_cli_run *R, unsigned long long s) {
-  if (s >= R->n) {
-    return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu out of range (the graph has %llu vertices)", s,
-                        (unsigned long long)R->n);
+// The vertex of a source id (the file's id with --remap, counted from 1 with --one-based).
+static int run_check_source(k2_cli_run *R, unsigned long long s, GrB_Index *v) {
+  if (!k2_cli_vertex(&R->o, s, v) || *v >= R->n) {
+    if (R->o.remap) {
+      return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu is not an id of the file (--remap: the ids in %s)", s,
+                          R->o.files[0]);
+    }
+    if (R->n == 0) return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu out of range (the graph has no vertices)", s);
+    return k2_cli_error(&R->o, K2_CLI_USAGE, "source %llu out of range (the graph has %llu vertices, ids %d to %llu)",
+                        s, (unsigned long long)R->n, R->o.one_based ? 1 : 0,
+                        (unsigned long long)R->n - (R->o.one_based ? 0 : 1));
   }
   return 0;
 }
 
 // The report lines shared by single-source commands: source, vertices reached, the largest value
-// (`max_key`), time and engine.
-static void run_report_source(k2_cli_run *R, GrB_Vector v, const char *max_key, double seconds,
+// (`max_key`), times and engine.
+static void run_report_source(k2_cli_run *R, GrB_Vector v, const char *max_key, int trials,
                               const char *engine) {
   GrB_Index reached = 0;
   int64_t max = 0;
@@ -88,13 +124,15 @@ static void run_report_source(k2_cli_run *R, GrB_Vector v, const char *max_key, 
   k2_cli_rep_num(&R->r, "source", "%llu", R->o.source);
   k2_cli_rep_num(&R->r, "reached", "%llu", (unsigned long long)reached);
   k2_cli_rep_num(&R->r, max_key, "%lld", (long long)max);
-  k2_cli_rep_num(&R->r, "seconds", "%.6f", seconds);
-  k2_cli_rep_str(&R->r, "engine", "%s", engine);
+  run_report_time(R, trials, engine);
 }
 
-// The algorithm's message says what failed and the library's message; the code follows by name.
+// The algorithm's message says what failed and the library's message (its function's name put
+// in words); the code follows by name.
 static int run_alg_error(k2_cli_run *R, GrB_Info info) {
-  return k2_cli_fail(&R->o, K2_CLI_FAIL, info, NULL, "%s", R->msg[0] ? R->msg : "the algorithm failed");
+  char words[K2_MSG_LEN + 64];
+  return k2_cli_fail(&R->o, K2_CLI_FAIL, info, NULL, "%s",
+                     R->msg[0] ? k2_cli_alg_words(R->msg, words, sizeof words) : "the algorithm failed");
 }
 
 //==============================================================================================
@@ -106,26 +144,33 @@ int k2grb_bfs(int argc, char **argv) {
       "usage: k2grb bfs FILE --source S [--parents] [--mode auto|push|pull] [--out F] [options]\n"
       "Breadth-first search from S (LAGraph semantics: level of S is 0, parent of S is S,\n"
       "unreached vertices have no entry), direction-optimizing on the tree.\n"
-      "  --source S     source vertex (0-based)\n"
+      "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n"
       "  --parents      --out writes 'vertex parent' instead of 'vertex level'\n"
-      "  --mode M       auto (push/pull switch as LAGraph), push, pull\n" K2_CLI_COMMON_HELP;
+      "  --mode M       auto (push/pull switch as LAGraph), push, pull\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "bfs", K2_CLI_READ_OPTS " --source --parents --mode --out --check --json", usage, argc, argv);
   if (rc >= 0) return rc;
   if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
-  if ((rc = run_check_source(&R, R.o.source)) != 0) return run_end(&R, rc);
+  GrB_Index src = 0;
+  if ((rc = run_check_source(&R, R.o.source, &src)) != 0) return run_end(&R, rc);
   K2_BfsMode mode = strcmp(R.o.mode, "push") == 0 ? K2_BFS_PUSH : strcmp(R.o.mode, "pull") == 0 ? K2_BFS_PULL : K2_BFS_AUTO;
   GrB_Vector level = NULL, parent = NULL;
-  double t0 = k2_cli_now();
-  GrB_Info info = K2_bfs_mode_k2(&level, &parent, R.A, R.o.source, mode, R.msg);
-  double t = k2_cli_now() - t0;
+  GrB_Info info = GrB_SUCCESS;
+  double t0;
+  for (int k = 0; k < R.o.trials && info == GrB_SUCCESS; k++) {
+    GrB_free(&level);
+    GrB_free(&parent);
+    t0 = k2_cli_now();
+    info = K2_bfs_mode_k2(&level, &parent, R.A, src, mode, R.msg);
+    R.times[k] = k2_cli_now() - t0;
+  }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
   const char *engine = k2_cli_engine();
-  run_report_source(&R, level, "max_level", t, engine);
+  run_report_source(&R, level, "max_level", R.o.trials, engine);
   if (R.o.check) {
     GrB_Vector l2 = NULL;
     t0 = k2_cli_now();
-    info = K2_bfs_mode_grb(&l2, NULL, R.G, R.o.source, mode, R.msg);
+    info = K2_bfs_mode_grb(&l2, NULL, R.G, src, mode, R.msg);
     double t2 = k2_cli_now() - t0;
     rc = info == GrB_SUCCESS ? 0 : run_alg_error(&R, info);
     int64_t *a = k2_cli_dense_i64(level, R.n, -1), *b = l2 ? k2_cli_dense_i64(l2, R.n, -1) : NULL;
@@ -136,17 +181,18 @@ int k2grb_bfs(int argc, char **argv) {
     for (GrB_Index i = 0; valid && i < R.n; i++) {
       if (p[i] < 0) continue;
       bool edge = false;
-      if (i == R.o.source) valid = p[i] == (int64_t)i;
+      if (i == src) valid = p[i] == (int64_t)i;
       else valid = K2_Matrix_isEntry(&edge, R.A, (GrB_Index)p[i], i) == GrB_SUCCESS && edge && a[p[i]] == a[i] - 1;
     }
     k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
     k2_cli_rep_raw(&R.r, "levels_identical", same ? "yes" : "NO", same ? "true" : "false");
     k2_cli_rep_raw(&R.r, "parents_valid", valid ? "yes" : "NO", valid ? "true" : "false");
+    run_report_check(&R, rc == 0 && same && valid);
     if (rc == 0 && !(same && valid)) rc = K2_CLI_FAIL, R.disagree = true;
     free(a), free(b), free(p);
     GrB_free(&l2);
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, R.o.parents ? parent : level, NULL);
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, R.o.parents ? parent : level, NULL, R.o.parents);
   GrB_free(&level);
   GrB_free(&parent);
   return run_end(&R, rc);
@@ -174,7 +220,7 @@ static int write_msbfs(const k2_cli_opts *o, GrB_Matrix D, GrB_Index ns) {
     GrB_Index i = I[k];
     for (GrB_Index b = 0; b < ns; b++) row[b] = -1;
     for (; k < nv && I[k] == i; k++) row[J[k]] = X[k];
-    fprintf(f, "%llu", (unsigned long long)i);
+    fprintf(f, "%llu", k2_cli_file_id(o, i));
     for (GrB_Index b = 0; b < ns; b++) fprintf(f, " %lld", (long long)row[b]);
     fputc('\n', f);
   }
@@ -186,23 +232,27 @@ int k2grb_msbfs(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb msbfs FILE --sources S1,S2,... [--reverse] [--out F] [options]\n"
       "Hop distances from up to 256 sources at once: one batched Boolean product per level.\n"
-      "  --sources L    comma-separated source vertices (0-based)\n"
+      "  --sources L    comma-separated source vertices (ids as --source)\n"
       "  --reverse      against the edges (distance from each vertex to the sources)\n"
       "  --out F        lines 'vertex d1 d2 ... dB' (-1: unreachable) for the vertices reached\n"
-      "                 from at least one source\n" K2_CLI_COMMON_HELP;
+      "                 from at least one source (F = - for stdout)\n" K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "msbfs", K2_CLI_READ_OPTS " --sources --reverse --out --check --json", usage, argc, argv);
   if (rc >= 0) return rc;
   if (R.o.nsources == 0) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--sources S1,S2,... is required"));
   GrB_Index src[K2_CLI_MAX_SOURCES];
   for (int b = 0; b < R.o.nsources; b++) {
-    if ((rc = run_check_source(&R, R.o.sources[b])) != 0) return run_end(&R, rc);
-    src[b] = R.o.sources[b];
+    if ((rc = run_check_source(&R, R.o.sources[b], &src[b])) != 0) return run_end(&R, rc);
   }
   GrB_Matrix D = NULL;
-  double t0 = k2_cli_now();
-  GrB_Info info = K2_msbfs_k2(&D, R.A, src, (GrB_Index)R.o.nsources, R.o.reverse, R.msg);
-  double t = k2_cli_now() - t0;
+  GrB_Info info = GrB_SUCCESS;
+  double t0;
+  for (int k = 0; k < R.o.trials && info == GrB_SUCCESS; k++) {
+    GrB_free(&D);
+    t0 = k2_cli_now();
+    info = K2_msbfs_k2(&D, R.A, src, (GrB_Index)R.o.nsources, R.o.reverse, R.msg);
+    R.times[k] = k2_cli_now() - t0;
+  }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
   const char *engine = k2_cli_engine();
   GrB_Index pairs = 0;
@@ -214,8 +264,7 @@ int k2grb_msbfs(int argc, char **argv) {
                  R.o.reverse ? "\"reverse\"" : "\"forward\"");
   k2_cli_rep_num(&R.r, "reached_pairs", "%llu", (unsigned long long)pairs);
   k2_cli_rep_num(&R.r, "max_distance", "%lld", (long long)depth);
-  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
-  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  run_report_time(&R, R.o.trials, engine);
   rc = 0;
   if (R.o.check) {
     GrB_Matrix D2 = NULL;
@@ -241,6 +290,7 @@ int k2grb_msbfs(int argc, char **argv) {
     }
     k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
     k2_cli_rep_raw(&R.r, "distances_identical", same ? "yes" : "NO", same ? "true" : "false");
+    run_report_check(&R, rc == 0 && same);
     if (rc == 0 && !same) rc = K2_CLI_FAIL, R.disagree = true;
     GrB_free(&D2);
   }
@@ -273,7 +323,7 @@ int k2grb_pagerank(int argc, char **argv) {
       "  --top K        print the K highest ranks (10)\n"
       "  --damping D    0.85    --tol T   1e-4    --itermax N   100\n"
       "  --gap          LAGr_PageRankGAP\n"
-      "  --ldbc-iterations N   LDBC Graphalytics PageRank with N iterations\n" K2_CLI_COMMON_HELP;
+      "  --ldbc-iterations N   LDBC Graphalytics PageRank with N iterations\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R,
                      "pagerank",
@@ -287,23 +337,26 @@ int k2grb_pagerank(int argc, char **argv) {
   const char *model = R.o.ldbc_iterations ? "ldbc" : R.o.gap ? "gap" : "lagraph";
   GrB_Vector rank = NULL, rank2 = NULL;
   int iters = 0, iters2 = 0;
-  double t0 = k2_cli_now(), t2 = 0;
-  GrB_Info info;
-  if (R.o.ldbc_iterations) {
-    info = K2_pagerank_ldbc_k2(&rank, R.A, R.o.damping, R.o.ldbc_iterations, R.msg);
-    iters = R.o.ldbc_iterations;
-  } else if (R.o.gap) {
-    info = K2_pagerank_gap_k2(&rank, &iters, R.A, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
-  } else {
-    info = K2_pagerank_k2(&rank, &iters, R.A, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
+  double t0, t2 = 0;
+  GrB_Info info = GrB_SUCCESS;
+  for (int k = 0; k < R.o.trials && info == GrB_SUCCESS; k++) {
+    GrB_free(&rank);
+    t0 = k2_cli_now();
+    if (R.o.ldbc_iterations) {
+      info = K2_pagerank_ldbc_k2(&rank, R.A, R.o.damping, R.o.ldbc_iterations, R.msg);
+      iters = R.o.ldbc_iterations;
+    } else if (R.o.gap) {
+      info = K2_pagerank_gap_k2(&rank, &iters, R.A, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
+    } else {
+      info = K2_pagerank_k2(&rank, &iters, R.A, (float)R.o.damping, (float)R.o.tol, R.o.itermax, R.msg);
+    }
+    R.times[k] = k2_cli_now() - t0;
   }
-  double t = k2_cli_now() - t0;
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
   const char *engine = k2_cli_engine();
   k2_cli_rep_str(&R.r, "model", "%s", model);
   k2_cli_rep_num(&R.r, "iterations", "%d", iters);
-  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
-  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  run_report_time(&R, R.o.trials, engine);
   double *r = k2_cli_dense_f64(rank, R.n, 0);
   rc = r ? 0 : k2_cli_error(&R.o, K2_CLI_FAIL, "out of memory");
   if (rc == 0 && R.o.check) {
@@ -326,7 +379,7 @@ int k2grb_pagerank(int argc, char **argv) {
     k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
     k2_cli_rep_num(&R.r, "suitesparse_iterations", "%d", iters2);
     k2_cli_rep_num(&R.r, "max_abs_diff", "%.3e", diff);
-    k2_cli_rep_raw(&R.r, "agreement", ok ? "yes" : "NO", ok ? "true" : "false");
+    run_report_check(&R, info == GrB_SUCCESS && ok);
     if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
     else if (!ok) rc = K2_CLI_FAIL, R.disagree = true;
     free(r2);
@@ -342,8 +395,8 @@ int k2grb_pagerank(int argc, char **argv) {
       FILE *jf = open_memstream(&json, &jl), *tf = open_memstream(&text, &tl);
       fprintf(jf, "[");
       for (GrB_Index i = 0; i < k; i++) {
-        fprintf(jf, "%s{\"vertex\": %llu, \"rank\": %.9g}", i ? ", " : "", (unsigned long long)v[i].v, v[i].r);
-        fprintf(tf, "%s%llu:%.6g", i ? " " : "", (unsigned long long)v[i].v, v[i].r);
+        fprintf(jf, "%s{\"vertex\": %llu, \"rank\": %.9g}", i ? ", " : "", k2_cli_file_id(&R.o, v[i].v), v[i].r);
+        fprintf(tf, "%s%llu:%.6g", i ? " " : "", k2_cli_file_id(&R.o, v[i].v), v[i].r);
       }
       fprintf(jf, "]");
       fclose(jf);
@@ -353,7 +406,7 @@ int k2grb_pagerank(int argc, char **argv) {
     }
   }
   free(r);
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, rank, R.o.ldbc_iterations ? "%.15e" : "%.9g");
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, rank, R.o.ldbc_iterations ? "%.15e" : "%.9g", false);
   GrB_free(&rank);
   GrB_free(&rank2);
   return run_end(&R, rc);
@@ -376,31 +429,38 @@ int k2grb_sssp(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb sssp FILE --source S [--out F] [options]\n"
       "Hop-count shortest paths from S (Bellman-Ford with unit weights by min-plus products).\n"
-      "  --source S     source vertex (0-based)\n" K2_CLI_COMMON_HELP;
+      "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "sssp", K2_CLI_READ_OPTS " --source --out --check --json", usage, argc, argv);
   if (rc >= 0) return rc;
   if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
-  if ((rc = run_check_source(&R, R.o.source)) != 0) return run_end(&R, rc);
+  GrB_Index src = 0;
+  if ((rc = run_check_source(&R, R.o.source, &src)) != 0) return run_end(&R, rc);
   GrB_Vector d = NULL, d2 = NULL;
-  double t0 = k2_cli_now();
-  GrB_Info info = K2_sssp_hops_k2(&d, R.A, R.o.source, R.msg);
-  double t = k2_cli_now() - t0;
+  GrB_Info info = GrB_SUCCESS;
+  double t0;
+  for (int k = 0; k < R.o.trials && info == GrB_SUCCESS; k++) {
+    GrB_free(&d);
+    t0 = k2_cli_now();
+    info = K2_sssp_hops_k2(&d, R.A, src, R.msg);
+    R.times[k] = k2_cli_now() - t0;
+  }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
   const char *engine = k2_cli_engine();
-  run_report_source(&R, d, "max_distance", t, engine);
+  run_report_source(&R, d, "max_distance", R.o.trials, engine);
   rc = 0;
   if (R.o.check) {
     t0 = k2_cli_now();
-    info = K2_sssp_hops_grb(&d2, R.G, R.o.source, R.msg);
+    info = K2_sssp_hops_grb(&d2, R.G, src, R.msg);
     double t2 = k2_cli_now() - t0;
     bool same = info == GrB_SUCCESS && same_vectors(d, d2, R.n);
     k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
     k2_cli_rep_raw(&R.r, "distances_identical", same ? "yes" : "NO", same ? "true" : "false");
+    run_report_check(&R, same);
     if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
     else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, d, NULL);
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, d, NULL, false);
   GrB_free(&d);
   GrB_free(&d2);
   return run_end(&R, rc);
@@ -411,15 +471,20 @@ int k2grb_cc(int argc, char **argv) {
       "usage: k2grb cc FILE [--out F] [options]\n"
       "Weakly connected components (min-label propagation over both edge directions of the\n"
       "same tree); --out writes 'vertex component' with the smallest vertex id of each component.\n"
-      K2_CLI_COMMON_HELP;
+      K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "cc", K2_CLI_READ_OPTS " --out --check --json", usage, argc, argv);
   if (rc >= 0) return rc;
   GrB_Vector c = NULL, c2 = NULL;
   int rounds = 0;
-  double t0 = k2_cli_now();
-  GrB_Info info = K2_wcc_k2(&c, &rounds, R.A, R.msg);
-  double t = k2_cli_now() - t0;
+  GrB_Info info = GrB_SUCCESS;
+  double t0;
+  for (int k = 0; k < R.o.trials && info == GrB_SUCCESS; k++) {
+    GrB_free(&c);
+    t0 = k2_cli_now();
+    info = K2_wcc_k2(&c, &rounds, R.A, R.msg);
+    R.times[k] = k2_cli_now() - t0;
+  }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
   const char *engine = k2_cli_engine();
   int64_t *lab = k2_cli_dense_i64(c, R.n, -1);
@@ -436,8 +501,7 @@ int k2grb_cc(int argc, char **argv) {
   k2_cli_rep_num(&R.r, "components", "%llu", (unsigned long long)ncomp);
   k2_cli_rep_num(&R.r, "largest", "%llu", (unsigned long long)largest);
   k2_cli_rep_num(&R.r, "rounds", "%d", rounds);
-  k2_cli_rep_num(&R.r, "seconds", "%.6f", t);
-  k2_cli_rep_str(&R.r, "engine", "%s", engine);
+  run_report_time(&R, R.o.trials, engine);
   rc = 0;
   if (R.o.check) {
     t0 = k2_cli_now();
@@ -446,10 +510,11 @@ int k2grb_cc(int argc, char **argv) {
     bool same = info == GrB_SUCCESS && same_vectors(c, c2, R.n);
     k2_cli_rep_num(&R.r, "suitesparse_seconds", "%.6f", t2);
     k2_cli_rep_raw(&R.r, "components_identical", same ? "yes" : "NO", same ? "true" : "false");
+    run_report_check(&R, same);
     if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
     else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, c, NULL);
+  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, c, NULL, true);
   GrB_free(&c);
   GrB_free(&c2);
   return run_end(&R, rc);

@@ -86,15 +86,15 @@ static int bench_file(const k2_cli_opts *o, const char *path, bool first) {
       }
     }
     if (o->json) {
-      printf("%s{\"file\": ", first ? "" : ",\n ");
+      printf("%s{\"file\": ", first ? "" : ",\n  ");
       k2_cli_json_string(stdout, path);
       printf(", \"nodes\": %llu, \"edges\": %llu, \"bits_per_edge\": %.3f, \"bytes_k2\": %llu, "
-             "\"bytes_csr_fp32\": %llu, \"engine\": \"%s\", \"repeat\": %d, "
+             "\"bytes_csr_fp32\": %llu, \"read_build_seconds\": %.3f, \"engine\": \"%s\", \"repeat\": %d, "
              "\"ms\": {\"fp32_right_k2\": %.4f, \"fp32_left_k2\": %.4f, \"fp32_right_suitesparse\": %.4f, "
              "\"fp32_left_suitesparse\": %.4f, \"bool_right_k2\": %.4f, \"bool_left_k2\": %.4f, "
              "\"bool_right_suitesparse\": %.4f, \"bool_left_suitesparse\": %.4f}}",
              (unsigned long long)n, (unsigned long long)nv, 8.0 * (double)tree / (double)(nv ? nv : 1),
-             (unsigned long long)tree, (unsigned long long)K2_csr_bytes(n, nv, true), engine, o->repeat,
+             (unsigned long long)tree, (unsigned long long)K2_csr_bytes(n, nv, true), tload, engine, o->repeat,
              1e3 * t[0][0], 1e3 * t[0][1], 1e3 * t[0][2], 1e3 * t[0][3], 1e3 * t[1][0], 1e3 * t[1][1],
              1e3 * t[1][2], 1e3 * t[1][3]);
     } else {
@@ -119,21 +119,47 @@ int k2grb_bench(int argc, char **argv) {
       "plus-times FP32 and Boolean (lor-land). Columns: k2 right, SuiteSparse right, k2 left,\n"
       "SuiteSparse left, first FP32 then Boolean.\n"
       "  --repeat R     runs per product (5)\n"
-      "  --json         one JSON array\n";
+      "  --json         one JSON object: the keys of every command, and `files`, one object per\n"
+      "                 FILE (file, nodes, edges, engine, ms: the times)\n"
+      "  --engine E     auto (default), cpu, cuda or reference; default K2GRB_ENGINE\n"
+      "  --threads N    CPU threads (default OMP_NUM_THREADS, else every core)\n"
+      "Options take their value as '--repeat 3' or '--repeat=3'; '--' ends the options.\n";
   k2_cli_opts o;
-  int rc = k2_cli_parse(&o, "bench", "--format --symmetrize --transpose --one-based --remap --repeat --json", 1,
+  int rc = k2_cli_parse(&o, "bench", "--format --symmetrize --transpose --one-based --remap --repeat --json --engine --threads", 1,
                         K2_CLI_MAX_FILES, usage, argc, argv);
   if (rc >= 0) return rc;
   GrB_Info info = K2_init();
   if (info != GrB_SUCCESS) return k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
+  if ((rc = k2_cli_setup(&o)) != 0) {
+    K2_finalize();
+    return rc;
+  }
+  double t0 = k2_cli_now();
   if (o.json) {
-    printf("[");
+    printf("{\"command\": \"bench\", \"repeat\": %d, \"files\": [\n  ", o.repeat);
   } else {
     printf("%-24s %10s %11s %6s %9s %9s %9s %9s %9s %9s %9s %9s\n", "graph", "nodes", "edges", "b/edge",
            "fp32 k2 R", "SS R", "k2 L", "SS L", "bool k2 R", "SS R", "k2 L", "SS L");
   }
   for (int f = 0; f < o.nfiles && rc <= 0; f++) rc = bench_file(&o, o.files[f], f == 0);
-  if (o.json) printf("]\n");
+  // the keys every command ends with
+  k2_cli_report r = {0};
+  k2_cli_rep_num(&r, "seconds", "%.3f", k2_cli_now() - t0);
+  k2_cli_rep_str(&r, "engine_requested", "%s", o.engine_word);
+  k2_cli_rep_tail(&r);
+  if (o.json) printf("]");
+  for (int i = 0; i < r.n; i++) {
+    char key[48];
+    snprintf(key, sizeof key, "%s", r.item[i].key);
+    if (o.json) {
+      printf(", \"%s\": %s", key, r.item[i].json ? r.item[i].json : "null");
+    } else {
+      for (char *c = key; *c; c++) if (*c == '_') *c = ' ';
+      printf("  %-22s %s\n", key, r.item[i].text);
+    }
+    free(r.item[i].json);
+  }
+  if (o.json) printf("}\n");
   K2_finalize();
   return rc < 0 ? 0 : rc;
 }

@@ -5,32 +5,34 @@
 
 #include "k2grb_cli.h"
 
-#define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap"
+#define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap --threads"
 #define K2_CLI_READ_HELP                                                                  \
   "input options (every command):\n"                                                      \
   "  --format F     auto (default: from the name and first line), mtx, edges, metis,\n"  \
   "                 bvgraph (a basename), k2\n"                                            \
   "  --symmetrize   add (j,i) for every edge (i,j)\n"                                      \
   "  --transpose    swap rows and columns\n"                                               \
-  "  --one-based    edge lists: ids start at 1\n"                                          \
-  "  --remap        edge lists: renumber the ids densely\n"
-
-static bool k2_cli_suffix(const char *s, const char *suffix) {
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && strcmp(s + a - b, suffix) == 0;
-}
+  "  --one-based    edge lists: ids start at 1 (results are written from 1 too)\n"          \
+  "  --remap        renumber the ids that occur densely (results keep the file's ids)\n"    \
+  "  --threads N    CPU threads (default OMP_NUM_THREADS, else every core)\n"              \
+  "Options take their value as '--format mtx' or '--format=mtx'; '--' ends the options.\n"
 
 int k2grb_convert(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb convert IN OUT [options]\n"
       "Reads IN (Matrix Market, edge list, METIS, BVGraph basename, .gz, .k2) and writes OUT:\n"
-      "a .k2 tree, or Matrix Market (.mtx[.gz]) or an edge list (any other name).\n" K2_CLI_READ_HELP
+      "a .k2 tree, or Matrix Market (.mtx, .mtx.gz, .mm) or an edge list (any other name; .gz:\n"
+      "compressed); suffixes in any case (.MTX is .mtx).\n" K2_CLI_READ_HELP
       "  --json         print the summary as JSON\n";
   k2_cli_opts o;
   int rc = k2_cli_parse(&o, "convert", K2_CLI_READ_OPTS " --json", 2, 2, usage, argc, argv);
   if (rc >= 0) return rc;
   GrB_Info info = K2_init();
   if (info != GrB_SUCCESS) return k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
+  if ((rc = k2_cli_setup(&o)) != 0) {
+    K2_finalize();
+    return rc;
+  }
   K2_Matrix A = NULL;
   double tload;
   if ((rc = k2_cli_load(&o, o.files[0], &A, &tload)) != 0) {
@@ -40,9 +42,9 @@ int k2grb_convert(int argc, char **argv) {
   const char *out = o.files[1];
   double t0 = k2_cli_now();
   const char *kind;
-  if (k2_cli_suffix(out, ".k2")) {
+  if (k2_cli_ends_with(out, ".k2")) {
     info = K2_Matrix_save(A, out), kind = "k2";
-  } else if (k2_cli_suffix(out, ".mtx") || k2_cli_suffix(out, ".mtx.gz") || k2_cli_suffix(out, ".mm")) {
+  } else if (k2_cli_ends_with(out, ".mtx") || k2_cli_ends_with(out, ".mtx.gz") || k2_cli_ends_with(out, ".mm")) {
     info = K2_Matrix_writeMatrixMarket(A, out), kind = "matrix-market";
   } else {
     info = K2_Matrix_writeEdgeList(A, out), kind = "edge-list";
@@ -55,13 +57,17 @@ int k2grb_convert(int argc, char **argv) {
     K2_Matrix_nrows(&n, A);
     K2_Matrix_nvals(&nv, A);
     k2_cli_report r = {0};
-    k2_cli_rep_str(&r, "input", "%s", o.files[0]);
-    k2_cli_rep_str(&r, "output", "%s", out);
-    k2_cli_rep_str(&r, "output_format", "%s", kind);
+    k2_cli_rep_str(&r, "command", "convert");
+    k2_cli_rep_str(&r, "file", "%s", o.files[0]);
     k2_cli_rep_num(&r, "nodes", "%llu", (unsigned long long)n);
     k2_cli_rep_num(&r, "edges", "%llu", (unsigned long long)nv);
+    k2_cli_rep_str(&r, "output", "%s", out);
+    k2_cli_rep_str(&r, "output_format", "%s", kind);
     k2_cli_rep_num(&r, "read_build_seconds", "%.3f", tload);
     k2_cli_rep_num(&r, "write_seconds", "%.3f", twrite);
+    k2_cli_rep_num(&r, "seconds", "%.3f", tload + twrite);
+    k2_cli_rep_raw(&r, "engine", "none (no products)", "null");
+    k2_cli_rep_tail(&r);
     k2_cli_rep_print(&o, &r);
   }
   K2_Matrix_free(&A);
@@ -80,6 +86,10 @@ int k2grb_info(int argc, char **argv) {
   if (rc >= 0) return rc;
   GrB_Info info = K2_init();
   if (info != GrB_SUCCESS) return k2_cli_fail(&o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
+  if ((rc = k2_cli_setup(&o)) != 0) {
+    K2_finalize();
+    return rc;
+  }
   K2_Matrix A = NULL;
   double tload;
   if ((rc = k2_cli_load(&o, o.files[0], &A, &tload)) != 0) {
@@ -98,6 +108,7 @@ int k2grb_info(int argc, char **argv) {
     uint64_t csr = K2_csr_bytes(n, nv, true), bcsr = K2_csr_bytes(n, nv, false);
     double e = nv ? (double)nv : 1;
     k2_cli_report r = {0};
+    k2_cli_rep_str(&r, "command", "info");
     k2_cli_rep_str(&r, "file", "%s", o.files[0]);
     k2_cli_rep_num(&r, "nodes", "%llu", (unsigned long long)n);
     if (nc != n) k2_cli_rep_num(&r, "columns", "%llu", (unsigned long long)nc);
@@ -118,6 +129,9 @@ int k2grb_info(int argc, char **argv) {
     k2_cli_rep_num(&r, "csr_over_k2", "%.2f", (double)csr / (double)(tree ? tree : 1));
     k2_cli_rep_num(&r, "bool_csr_over_k2", "%.2f", (double)bcsr / (double)(tree ? tree : 1));
     k2_cli_rep_num(&r, "read_build_seconds", "%.3f", tload);
+    k2_cli_rep_num(&r, "seconds", "%.3f", tload);
+    k2_cli_rep_raw(&r, "engine", "none (no products)", "null");
+    k2_cli_rep_tail(&r);
     k2_cli_rep_print(&o, &r);
   }
   K2_Matrix_free(&A);

@@ -1,12 +1,17 @@
 // k2grb_common.c: what the k2grb subcommands share: option parsing, loading any graph file
 // into a tree with a progress line, result files, messages.
 // SPDX-License-Identifier: Apache-2.0
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +49,27 @@ int k2_cli_fail(const k2_cli_opts *o, int code, GrB_Info info, const char *messa
                       k2_cli_info_name(info));
 }
 
+const char *k2_cli_alg_words(const char *msg, char *buf, size_t cap) {
+  static const struct {
+    const char *fn, *words;
+  } names[] = {{"K2_bfs", "BFS"},
+               {"K2_msbfs", "multi-source BFS"},
+               {"K2_pagerank_ldbc", "PageRank (LDBC)"},
+               {"K2_pagerank_gap", "PageRank (GAP)"},
+               {"K2_pagerank", "PageRank"},
+               {"K2_sssp_hops", "shortest paths"},
+               {"K2_wcc", "connected components"}};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    size_t len = strlen(names[k].fn);
+    if (strncmp(msg, names[k].fn, len) == 0 && msg[len] == ':') {
+      snprintf(buf, cap, "%s%s", names[k].words, msg + len);
+      return buf;
+    }
+  }
+  snprintf(buf, cap, "%s", msg);
+  return buf;
+}
+
 const char *k2_cli_info_name(GrB_Info info) {
   return info == K2_CONVERGENCE_FAILURE ? "K2_CONVERGENCE_FAILURE" : K2_info_name(info);
 }
@@ -66,8 +92,9 @@ static bool k2_cli_allowed(const char *allowed, const char *opt) {
   return false;
 }
 
+// A count or an id: decimal digits only (no sign, no spaces), within 64 bits.
 static bool k2_cli_ull(const char *s, unsigned long long *v) {
-  if (s == NULL || *s == '\0' || *s == '-') return false;
+  if (s == NULL || !isdigit((unsigned char)s[0])) return false;
   char *end;
   errno = 0;
   *v = strtoull(s, &end, 10);
@@ -82,11 +109,138 @@ static bool k2_cli_int(const char *s, int lo, int hi, int *v) {
 }
 
 static bool k2_cli_double(const char *s, double lo, double hi, double *v) {
-  if (s == NULL || *s == '\0') return false;
+  if (s == NULL || *s == '\0' || isspace((unsigned char)*s)) return false;
   char *end;
   errno = 0;
   *v = strtod(s, &end);
   return errno == 0 && *end == '\0' && *v >= lo && *v <= hi;
+}
+
+// The engine a word names: auto, cpu (= openmp), openmp, cuda, reference; -1 if none.
+static int k2_cli_engine_of(const char *w) {
+  return strcmp(w, "auto") == 0                                ? K2_ENGINE_AUTO
+         : strcmp(w, "cpu") == 0 || strcmp(w, "openmp") == 0 ? K2_ENGINE_OPENMP
+         : strcmp(w, "cuda") == 0                              ? K2_ENGINE_CUDA
+         : strcmp(w, "reference") == 0                         ? K2_ENGINE_REFERENCE
+                                                               : -1;
+}
+
+// The command line for the `argv` key, as text and as a JSON array (kept to the end: reachable
+// from here).
+static char *k2_cli_argv_text, *k2_cli_argv_json;
+
+void k2_cli_set_argv(int argc, char **argv) {
+  size_t tl = 0, jl = 0;
+  FILE *t = open_memstream(&k2_cli_argv_text, &tl), *j = open_memstream(&k2_cli_argv_json, &jl);
+  if (t == NULL || j == NULL) {
+    if (t) fclose(t);
+    if (j) fclose(j);
+    return;
+  }
+  fputc('[', j);
+  for (int i = 0; i < argc; i++) {
+    fprintf(t, "%s%s", i ? " " : "", argv[i]);
+    fputs(i ? ", " : "", j);
+    k2_cli_json_string(j, argv[i]);
+  }
+  fputc(']', j);
+  fclose(t);
+  fclose(j);
+}
+
+// Every option of every command: name, takes a value.
+static const struct {
+  const char *name;
+  bool value;
+} k2_cli_optdefs[] = {
+    {"json", false},   {"parents", false},     {"symmetrize", false}, {"transpose", false},
+    {"one-based", false}, {"remap", false},    {"check", false},      {"reverse", false},
+    {"gap", false},    {"out", true},          {"source", true},      {"sources", true},
+    {"top", true},     {"ldbc-iterations", true}, {"itermax", true},  {"repeat", true},
+    {"damping", true}, {"tol", true},          {"mode", true},        {"scale", true},
+    {"edge-factor", true}, {"seed", true},     {"format", true},      {"engine", true},
+    {"threads", true}, {"trials", true},
+};
+#define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
+#define K2_CLI_OPT_BASE 256
+
+// Set option `name` from its value (NULL for a flag); false on a bad value.
+static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
+  bool *flag = strcmp(a, "json") == 0        ? &o->json
+               : strcmp(a, "parents") == 0    ? &o->parents
+               : strcmp(a, "symmetrize") == 0 ? &o->symmetrize
+               : strcmp(a, "transpose") == 0  ? &o->transpose
+               : strcmp(a, "one-based") == 0  ? &o->one_based
+               : strcmp(a, "remap") == 0      ? &o->remap
+               : strcmp(a, "check") == 0      ? &o->check
+               : strcmp(a, "reverse") == 0    ? &o->reverse
+               : strcmp(a, "gap") == 0        ? &o->gap
+                                              : NULL;
+  if (flag != NULL) {
+    *flag = true;
+    return true;
+  }
+  if (strcmp(a, "out") == 0) {
+    o->out = v;
+    return v[0] != '\0';
+  }
+  if (strcmp(a, "source") == 0) {
+    o->has_source = true;
+    return k2_cli_ull(v, &o->source);
+  }
+  if (strcmp(a, "sources") == 0) {
+    // comma-separated ids: no empty item, no sign or space, at most K2_CLI_MAX_SOURCES
+    o->nsources = 0;
+    for (const char *p = v;; p++) {
+      const char *e = strchr(p, ',');
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      char item[32];
+      if (len == 0 || len >= sizeof item || o->nsources >= K2_CLI_MAX_SOURCES) return false;
+      memcpy(item, p, len);
+      item[len] = '\0';
+      if (!k2_cli_ull(item, &o->sources[o->nsources++])) return false;
+      if (e == NULL) return true;
+      p = e;
+    }
+  }
+  if (strcmp(a, "top") == 0) return k2_cli_int(v, 0, 1 << 30, &o->top);
+  if (strcmp(a, "ldbc-iterations") == 0) return k2_cli_int(v, 1, 1 << 20, &o->ldbc_iterations);
+  if (strcmp(a, "itermax") == 0) return k2_cli_int(v, 1, 1 << 20, &o->itermax);
+  if (strcmp(a, "repeat") == 0) return k2_cli_int(v, 1, 1000, &o->repeat);
+  if (strcmp(a, "trials") == 0) return k2_cli_int(v, 1, K2_CLI_MAX_TRIALS, &o->trials);
+  if (strcmp(a, "threads") == 0) return k2_cli_int(v, 1, 4096, &o->threads);
+  if (strcmp(a, "damping") == 0) return k2_cli_double(v, 1e-9, 1 - 1e-9, &o->damping);
+  if (strcmp(a, "tol") == 0) return k2_cli_double(v, 0, 1, &o->tol);
+  if (strcmp(a, "edge-factor") == 0) return k2_cli_double(v, 0.01, 1024, &o->edge_factor);
+  if (strcmp(a, "seed") == 0) return k2_cli_ull(v, &o->seed);
+  if (strcmp(a, "mode") == 0) {
+    o->mode = v;
+    return strcmp(v, "auto") == 0 || strcmp(v, "push") == 0 || strcmp(v, "pull") == 0;
+  }
+  if (strcmp(a, "scale") == 0) {
+    int sc;
+    if (!k2_cli_int(v, 1, 30, &sc)) return false;
+    o->scale = (unsigned)sc;
+    return true;
+  }
+  if (strcmp(a, "engine") == 0) {
+    int e = k2_cli_engine_of(v);
+    o->engine = (K2_Engine)e;
+    o->engine_word = v;
+    o->has_engine = true;
+    return e >= 0;
+  }
+  if (strcmp(a, "format") == 0) {
+    o->format = strcmp(v, "auto") == 0      ? K2_FORMAT_AUTO
+                : strcmp(v, "mtx") == 0     ? K2_FORMAT_MATRIX_MARKET
+                : strcmp(v, "edges") == 0   ? K2_FORMAT_EDGE_LIST
+                : strcmp(v, "metis") == 0   ? K2_FORMAT_METIS
+                : strcmp(v, "bvgraph") == 0 ? K2_FORMAT_BVGRAPH
+                : strcmp(v, "k2") == 0      ? K2_FORMAT_K2
+                                            : (K2_FileFormat)-1;
+    return (int)o->format >= 0;
+  }
+  return false;
 }
 
 int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_files, int max_files,
@@ -98,99 +252,133 @@ int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_f
   o->tol = 1e-4;
   o->itermax = 100;
   o->repeat = 5;
+  o->trials = 1;
   o->mode = "auto";
   o->scale = 20;
   o->edge_factor = 16;
   o->seed = 1;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+  o->engine = K2_ENGINE_AUTO;
+  o->engine_word = "auto";
+  o->products = k2_cli_allowed(allowed, "--engine");
+  // the accepted options only: an abbreviation ("--sou") resolves among them
+  struct option longopts[K2_CLI_NOPTS + 2];
+  int nl = 0;
+  for (int k = 0; k < K2_CLI_NOPTS; k++) {
+    char dashed[40];
+    snprintf(dashed, sizeof dashed, "--%s", k2_cli_optdefs[k].name);
+    if (!k2_cli_allowed(allowed, dashed)) continue;
+    longopts[nl++] = (struct option){k2_cli_optdefs[k].name, k2_cli_optdefs[k].value ? required_argument : no_argument,
+                                     NULL, K2_CLI_OPT_BASE + k};
+  }
+  longopts[nl++] = (struct option){"help", no_argument, NULL, 'h'};
+  longopts[nl] = (struct option){NULL, 0, NULL, 0};
+  // getopt sees the command name as argv[0]; "-" first: files come back in order (code 1),
+  // ":" second: a missing value comes back as ':'
+  int gargc = argc + 1;
+  char **gargv = argv - 1;
+  opterr = 0;
+  optind = 0;  // a full reset (glibc)
+  for (;;) {
+    int c = getopt_long(gargc, gargv, "-:h", longopts, NULL);
+    if (c == -1) break;
+    if (c == 'h') {
       fputs(usage, stdout);
       return 0;
     }
-    if (a[0] != '-' || strcmp(a, "-") == 0) {
+    if (c == 1) {  // a file
       if (o->nfiles >= max_files || o->nfiles >= K2_CLI_MAX_FILES) {
-        return k2_cli_error(o, K2_CLI_USAGE, "unexpected argument '%s' (see --help)", a);
+        return k2_cli_error(o, K2_CLI_USAGE, "unexpected argument '%s' (see --help)", optarg);
       }
-      o->files[o->nfiles++] = a;
+      o->files[o->nfiles++] = optarg;
       continue;
     }
-    if (!k2_cli_allowed(allowed, a)) return k2_cli_error(o, K2_CLI_USAGE, "unknown option '%s' (see --help)", a);
-    // flags
-    bool *flag = strcmp(a, "--json") == 0        ? &o->json
-                 : strcmp(a, "--parents") == 0    ? &o->parents
-                 : strcmp(a, "--symmetrize") == 0 ? &o->symmetrize
-                 : strcmp(a, "--transpose") == 0  ? &o->transpose
-                 : strcmp(a, "--one-based") == 0  ? &o->one_based
-                 : strcmp(a, "--remap") == 0      ? &o->remap
-                 : strcmp(a, "--check") == 0      ? &o->check
-                 : strcmp(a, "--reverse") == 0    ? &o->reverse
-                 : strcmp(a, "--gap") == 0        ? &o->gap
-                                                  : NULL;
-    if (flag != NULL) {
-      *flag = true;
-      continue;
+    const char *arg = gargv[optind - 1];
+    if (c == ':') {
+      const char *name = optopt >= K2_CLI_OPT_BASE ? k2_cli_optdefs[optopt - K2_CLI_OPT_BASE].name : arg;
+      return k2_cli_error(o, K2_CLI_USAGE, "option --%s needs a value (see --help)", name);
     }
-    // options with a value
-    if (i + 1 >= argc) return k2_cli_error(o, K2_CLI_USAGE, "option %s needs a value", a);
-    const char *v = argv[++i];
-    bool ok = true;
-    if (strcmp(a, "--out") == 0) {
-      o->out = v;
-    } else if (strcmp(a, "--source") == 0) {
-      ok = k2_cli_ull(v, &o->source);
-      o->has_source = true;
-    } else if (strcmp(a, "--sources") == 0) {
-      o->nsources = 0;
-      char *copy = strdup(v), *save = NULL;
-      for (char *t = strtok_r(copy, ",", &save); t != NULL && ok; t = strtok_r(NULL, ",", &save)) {
-        if (o->nsources >= K2_CLI_MAX_SOURCES) {
-          free(copy);
-          return k2_cli_error(o, K2_CLI_USAGE, "at most %d sources", K2_CLI_MAX_SOURCES);
-        }
-        ok = k2_cli_ull(t, &o->sources[o->nsources++]);
+    if (c == '?') {
+      if (optopt >= K2_CLI_OPT_BASE) {
+        return k2_cli_error(o, K2_CLI_USAGE, "option --%s takes no value (see --help)",
+                            k2_cli_optdefs[optopt - K2_CLI_OPT_BASE].name);
       }
-      free(copy);
-      ok = ok && o->nsources > 0;
-    } else if (strcmp(a, "--top") == 0) {
-      ok = k2_cli_int(v, 0, 1 << 30, &o->top);
-    } else if (strcmp(a, "--ldbc-iterations") == 0) {
-      ok = k2_cli_int(v, 1, 1 << 20, &o->ldbc_iterations);
-    } else if (strcmp(a, "--itermax") == 0) {
-      ok = k2_cli_int(v, 1, 1 << 20, &o->itermax);
-    } else if (strcmp(a, "--repeat") == 0) {
-      ok = k2_cli_int(v, 1, 1000, &o->repeat);
-    } else if (strcmp(a, "--damping") == 0) {
-      ok = k2_cli_double(v, 1e-9, 1 - 1e-9, &o->damping);
-    } else if (strcmp(a, "--tol") == 0) {
-      ok = k2_cli_double(v, 0, 1, &o->tol);
-    } else if (strcmp(a, "--mode") == 0) {
-      o->mode = v;
-      ok = strcmp(v, "auto") == 0 || strcmp(v, "push") == 0 || strcmp(v, "pull") == 0;
-    } else if (strcmp(a, "--scale") == 0) {
-      int s;
-      ok = k2_cli_int(v, 1, 30, &s);
-      o->scale = (unsigned)s;
-    } else if (strcmp(a, "--edge-factor") == 0) {
-      ok = k2_cli_double(v, 0.01, 1024, &o->edge_factor);
-    } else if (strcmp(a, "--seed") == 0) {
-      ok = k2_cli_ull(v, &o->seed);
-    } else if (strcmp(a, "--format") == 0) {
-      o->format = strcmp(v, "auto") == 0      ? K2_FORMAT_AUTO
-                  : strcmp(v, "mtx") == 0     ? K2_FORMAT_MATRIX_MARKET
-                  : strcmp(v, "edges") == 0   ? K2_FORMAT_EDGE_LIST
-                  : strcmp(v, "metis") == 0   ? K2_FORMAT_METIS
-                  : strcmp(v, "bvgraph") == 0 ? K2_FORMAT_BVGRAPH
-                  : strcmp(v, "k2") == 0      ? K2_FORMAT_K2
-                                              : (K2_FileFormat)-1;
-      ok = (int)o->format >= 0;
-    } else {
-      ok = false;
+      if (optopt != 0 && arg[0] == '-' && arg[1] != '-') {
+        return k2_cli_error(o, K2_CLI_USAGE, "unknown option '-%c' (see --help)", optopt);
+      }
+      return k2_cli_error(o, K2_CLI_USAGE, "unknown or ambiguous option '%s' (see --help)", arg);
     }
-    if (!ok) return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for %s", v, a);
+    const char *name = k2_cli_optdefs[c - K2_CLI_OPT_BASE].name;
+    if (!k2_cli_set(o, name, optarg)) {
+      if (strcmp(name, "sources") == 0) {
+        return k2_cli_error(o, K2_CLI_USAGE,
+                            "bad value '%s' for --sources: want 1 to %d vertex ids separated by commas, "
+                            "no empty item",
+                            optarg, K2_CLI_MAX_SOURCES);
+      }
+      if (strcmp(name, "engine") == 0) {
+        return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for --engine: want auto, cpu, cuda or reference",
+                            optarg);
+      }
+      return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for --%s (see --help)", optarg, name);
+    }
+  }
+  // what getopt left after "--": files
+  for (; optind < gargc; optind++) {
+    if (o->nfiles >= max_files || o->nfiles >= K2_CLI_MAX_FILES) {
+      return k2_cli_error(o, K2_CLI_USAGE, "unexpected argument '%s' (see --help)", gargv[optind]);
+    }
+    o->files[o->nfiles++] = gargv[optind];
   }
   if (o->nfiles < min_files) return k2_cli_error(o, K2_CLI_USAGE, "missing FILE argument (see --help)");
+  // K2GRB_ENGINE, unless --engine said otherwise
+  const char *env = getenv("K2GRB_ENGINE");
+  if (o->products && !o->has_engine && env != NULL && env[0] != '\0') {
+    int e = k2_cli_engine_of(env);
+    if (e < 0) {
+      return k2_cli_error(o, K2_CLI_USAGE,
+                          "K2GRB_ENGINE='%s' is not an engine: want auto, cpu, cuda or reference (or use --engine)",
+                          env);
+    }
+    o->engine = (K2_Engine)e;
+    o->engine_word = env;
+  }
   return -1;
+}
+
+bool k2_cli_strict(void) {
+  const char *s = getenv("K2GRB_STRICT");
+  return s != NULL && strcmp(s, "1") == 0;
+}
+
+int k2_cli_setup(const k2_cli_opts *o) {
+  if (o->threads > 0) {
+    omp_set_num_threads(o->threads);
+    GxB_set(GxB_NTHREADS, o->threads);
+  }
+  if (!o->products) return 0;
+  GrB_Info info = K2_set_engine(o->engine);
+  if (info != GrB_SUCCESS) return k2_cli_fail(o, K2_CLI_FAIL, info, NULL, "cannot select the %s engine", o->engine_word);
+  if (o->engine == K2_ENGINE_CUDA && !k2_cli_strict()) {
+    bool present = false;
+    if (K2_Device_available(&present) != GrB_SUCCESS || !present) {
+      // outside strict mode each product the CUDA engine declines runs on the CPU; in strict
+      // mode the first one fails, and its error line says so
+      fprintf(stderr, "k2grb %s: note: no CUDA device (none found, or built without CUDA): the products run on "
+                      "the CPU (K2GRB_STRICT=1 makes this an error)\n", o->cmd);
+    }
+  }
+  return 0;
+}
+
+void k2_cli_best_median(double *t, int n, double *best, double *median) {
+  for (int i = 1; i < n; i++) {  // insertion sort: a few trials
+    double x = t[i];
+    int j = i;
+    for (; j > 0 && t[j - 1] > x; j--) t[j] = t[j - 1];
+    t[j] = x;
+  }
+  *best = n > 0 ? t[0] : 0;
+  *median = n == 0 ? 0 : n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
 //==============================================================================================
@@ -202,26 +390,74 @@ typedef struct {
   atomic_int phase;    // 0 reading, 1 building, 2 done
   atomic_bool stop;
   const char *path;
-  double t0;
+  char real[4096];     // the file's absolute path ("" if unknown): its descriptor is found by it
+  long long size;      // bytes (0: unknown, or not a regular file)
+  int fd;              // the reader's descriptor of the file (-1: not found yet)
+  double t0, delay;
   bool shown;
 } k2_cli_progress;
 
-// An activity bar (the readers report no fraction): appears after 0.5 s, redrawn 10x a
-// second, erased at the end.
+// Bytes the reader has consumed: the offset of its descriptor of the file (plain or gzip text
+// is read in order). -1 when unknown (not open, or read by pread / at once).
+static long long k2_cli_progress_pos(k2_cli_progress *p) {
+  char link[64], target[4096], info[64];
+  if (p->real[0] == '\0') return -1;
+  for (int pass = 0; pass < 2; pass++) {
+    if (p->fd < 0) {  // look for it
+      DIR *d = opendir("/proc/self/fd");
+      for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) {
+        ssize_t n = readlinkat(dirfd(d), e->d_name, target, sizeof target - 1);
+        if (n > 0 && (size_t)n == strlen(p->real) && memcmp(target, p->real, (size_t)n) == 0) {
+          p->fd = atoi(e->d_name);
+          break;
+        }
+      }
+      if (d != NULL) closedir(d);
+      if (p->fd < 0) return -1;
+    }
+    // still that file? (the descriptor may have been closed and reused)
+    snprintf(link, sizeof link, "/proc/self/fd/%d", p->fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n > 0 && (size_t)n == strlen(p->real) && memcmp(target, p->real, (size_t)n) == 0) {
+      snprintf(info, sizeof info, "/proc/self/fdinfo/%d", p->fd);
+      FILE *f = fopen(info, "r");
+      long long pos = -1;
+      if (f != NULL) {
+        if (fscanf(f, "pos: %lld", &pos) != 1) pos = -1;
+        fclose(f);
+      }
+      return pos;
+    }
+    p->fd = -1;
+  }
+  return -1;
+}
+
+// A progress bar on stderr: appears after p->delay seconds (0.5 on a terminal), redrawn 10x a
+// second, erased at the end. While a text file is read it shows the bytes read against the
+// file's size; otherwise (building the tree, .k2 and BVGraph files) an activity bar.
 static void *k2_cli_progress_run(void *arg) {
   k2_cli_progress *p = arg;
   int tick = 0;
   while (!atomic_load(&p->stop)) {
     struct timespec ts = {0, 100 * 1000 * 1000};
-    nanosleep(&ts, NULL);
+    if (tick > 0 || p->delay > 0) nanosleep(&ts, NULL);
     double t = k2_cli_now() - p->t0;
-    if (t < 0.5 || atomic_load(&p->stop)) continue;
-    char bar[21];
-    for (int i = 0; i < 20; i++) bar[i] = (abs(i - (tick % 38 < 19 ? tick % 38 : 38 - tick % 38)) <= 1) ? '#' : '.';
+    if (t < p->delay || atomic_load(&p->stop)) continue;
+    bool reading = atomic_load(&p->phase) == 0;
+    long long pos = reading && p->size > 0 ? k2_cli_progress_pos(p) : -1;
+    char bar[21], amount[64] = "";
+    if (pos >= 0 && pos <= p->size) {
+      int fill = (int)(20 * pos / p->size);
+      for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
+      snprintf(amount, sizeof amount, " %3d%% (%.1f of %.1f MB)", (int)(100 * pos / p->size), (double)pos / 1e6,
+               (double)p->size / 1e6);
+    } else {
+      for (int i = 0; i < 20; i++) bar[i] = (abs(i - (tick % 38 < 19 ? tick % 38 : 38 - tick % 38)) <= 1) ? '#' : '.';
+    }
     bar[20] = '\0';
     tick++;
-    fprintf(stderr, "\r[%s] %s %s  %.1f s ", bar, atomic_load(&p->phase) == 0 ? "reading" : "building tree",
-            p->path, t);
+    fprintf(stderr, "\r[%s] %s %s%s  %.1f s \033[K", bar, reading ? "reading" : "building tree", p->path, amount, t);
     fflush(stderr);
     p->shown = true;
   }
@@ -229,17 +465,85 @@ static void *k2_cli_progress_run(void *arg) {
   return NULL;
 }
 
-static bool k2_cli_ends_with(const char *s, const char *suffix) {
+bool k2_cli_ends_with(const char *s, const char *suffix) {
   size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && strcmp(s + a - b, suffix) == 0;
+  return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+// --remap: the ids of the file that occur, ascending; vertex v of the tree is k2_cli_idmap[v]
+// (NULL: no renumbering). Kept to the end of the run (reachable from here).
+static uint32_t *k2_cli_idmap;
+static GrB_Index k2_cli_idmap_n;
+
+static int k2_cli_cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+// Renumber the ids that occur (as row or column) to 0..k-1 in increasing order (the matrix
+// becomes k x k), keeping the ids for k2_cli_file_id.
+static GrB_Info k2_cli_remap(K2_Edges *E) {
+  free(k2_cli_idmap);
+  k2_cli_idmap_n = 0;
+  k2_cli_idmap = malloc((2 * E->nvals + 1) * sizeof(uint32_t));
+  if (k2_cli_idmap == NULL) return GrB_OUT_OF_MEMORY;
+  uint32_t *ids = k2_cli_idmap;
+  memcpy(ids, E->I, E->nvals * sizeof(uint32_t));
+  memcpy(ids + E->nvals, E->J, E->nvals * sizeof(uint32_t));
+  qsort(ids, 2 * E->nvals, sizeof(uint32_t), k2_cli_cmp_u32);
+  GrB_Index k = 0;
+  for (GrB_Index t = 0; t < 2 * E->nvals; t++) {
+    if (k == 0 || ids[k - 1] != ids[t]) ids[k++] = ids[t];
+  }
+  for (GrB_Index e = 0; e < E->nvals; e++) {
+    E->I[e] = (uint32_t)((uint32_t *)bsearch(&E->I[e], ids, k, sizeof(uint32_t), k2_cli_cmp_u32) - ids);
+    E->J[e] = (uint32_t)((uint32_t *)bsearch(&E->J[e], ids, k, sizeof(uint32_t), k2_cli_cmp_u32) - ids);
+  }
+  E->nrows = E->ncols = k;
+  k2_cli_idmap_n = k;
+  return GrB_SUCCESS;
+}
+
+unsigned long long k2_cli_file_id(const k2_cli_opts *o, GrB_Index v) {
+  unsigned long long id = k2_cli_idmap != NULL && v < k2_cli_idmap_n ? k2_cli_idmap[v] : v;
+  return id + (o->one_based ? 1 : 0);
+}
+
+bool k2_cli_vertex(const k2_cli_opts *o, unsigned long long id, GrB_Index *v) {
+  if (o->one_based) {
+    if (id == 0) return false;
+    id--;
+  }
+  if (k2_cli_idmap == NULL) {
+    *v = id;
+    return true;
+  }
+  if (id > UINT32_MAX) return false;
+  uint32_t key = (uint32_t)id;
+  uint32_t *p = bsearch(&key, k2_cli_idmap, k2_cli_idmap_n, sizeof(uint32_t), k2_cli_cmp_u32);
+  if (p == NULL) return false;
+  *v = (GrB_Index)(p - k2_cli_idmap);
+  return true;
 }
 
 int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *seconds) {
   *A = NULL;
-  k2_cli_progress p = {.path = path, .t0 = k2_cli_now()};
+  k2_cli_progress p = {.path = path, .t0 = k2_cli_now(), .fd = -1, .delay = 0.5};
   atomic_init(&p.phase, 0);
   atomic_init(&p.stop, false);
-  bool ticker = isatty(STDERR_FILENO) && pthread_create(&p.thread, NULL, k2_cli_progress_run, &p) == 0;
+  // K2GRB_PROGRESS: auto (a terminal, after 0.5 s), always (at once, even off a terminal), never
+  const char *mode = getenv("K2GRB_PROGRESS");
+  bool show = mode != NULL && strcmp(mode, "always") == 0 ? true
+              : mode != NULL && strcmp(mode, "never") == 0 ? false
+                                                           : isatty(STDERR_FILENO);
+  if (mode != NULL && strcmp(mode, "always") == 0) p.delay = 0;
+  struct stat st;
+  if (show && stat(path, &st) == 0 && S_ISREG(st.st_mode) && realpath(path, p.real) != NULL) {
+    p.size = (long long)st.st_size;
+  } else {
+    p.real[0] = '\0';
+  }
+  bool ticker = show && pthread_create(&p.thread, NULL, k2_cli_progress_run, &p) == 0;
   GrB_Info info;
   const char *what = "read";
   bool plain_k2 = (o->format == K2_FORMAT_K2 || (o->format == K2_FORMAT_AUTO && k2_cli_ends_with(path, ".k2"))) &&
@@ -253,9 +557,13 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
     ro.symmetrize = o->symmetrize;
     ro.transpose = o->transpose;
     ro.one_based = o->one_based;
-    ro.remap_ids = o->remap;
+    ro.remap_ids = false;  // renumbered here, keeping the file's ids for the results
     K2_Edges E;
     info = K2_Edges_read(&E, path, &ro);
+    if (info == GrB_SUCCESS && o->remap && (info = k2_cli_remap(&E)) != GrB_SUCCESS) {
+      K2_Edges_free(&E);
+      what = "renumber the ids of";
+    }
     if (info == GrB_SUCCESS) {
       atomic_store(&p.phase, 1);
       what = "build the tree of";
@@ -308,7 +616,7 @@ int k2_cli_out_close(const k2_cli_opts *o, k2_cli_out *out, int rc) {
   return 0;
 }
 
-int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format) {
+int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_format, bool values_are_ids) {
   k2_cli_out out;
   int rc = k2_cli_out_open(o, &out);
   if (rc != 0) return rc;
@@ -324,11 +632,13 @@ int k2_cli_write_vector(const k2_cli_opts *o, GrB_Vector v, const char *fp_forma
     info = fp_format ? GrB_Vector_extractTuples_FP64(I, D, &n, v) : GrB_Vector_extractTuples_INT64(I, X, &n, v);
     for (GrB_Index k = 0; info == GrB_SUCCESS && k < n; k++) {
       if (fp_format) {
-        fprintf(f, "%llu ", (unsigned long long)I[k]);
+        fprintf(f, "%llu ", k2_cli_file_id(o, I[k]));
         fprintf(f, fp_format, D[k]);
         fputc('\n', f);
+      } else if (values_are_ids && X[k] >= 0) {
+        fprintf(f, "%llu %llu\n", k2_cli_file_id(o, I[k]), k2_cli_file_id(o, (GrB_Index)X[k]));
       } else {
-        fprintf(f, "%llu %lld\n", (unsigned long long)I[k], (long long)X[k]);
+        fprintf(f, "%llu %lld\n", k2_cli_file_id(o, I[k]), (long long)X[k]);
       }
     }
   }
@@ -393,6 +703,12 @@ void k2_cli_rep_raw(k2_cli_report *r, const char *key, const char *text, const c
   if (it == NULL) return;
   snprintf(it->text, sizeof it->text, "%s", text);
   it->json = strdup(json);
+}
+
+void k2_cli_rep_tail(k2_cli_report *r) {
+  k2_cli_rep_num(r, "threads", "%d", omp_get_max_threads());
+  k2_cli_rep_str(r, "version", "%d.%d.%d", K2GRB_VERSION_MAJOR, K2GRB_VERSION_MINOR, K2GRB_VERSION_PATCH);
+  k2_cli_rep_raw(r, "argv", k2_cli_argv_text ? k2_cli_argv_text : "", k2_cli_argv_json ? k2_cli_argv_json : "[]");
 }
 
 void k2_cli_rep_print(const k2_cli_opts *o, k2_cli_report *r) {

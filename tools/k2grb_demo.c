@@ -19,7 +19,7 @@ static double demo_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static const k2_cli_opts demo_cli = {.cmd = "demo"};
+static k2_cli_opts demo_cli = {.cmd = "demo"};
 
 // On a failure one line "k2grb demo: what: message (GrB_NAME)", exit code 1, and on to the
 // cleanup. The library's message is cleared before each call: GraphBLAS calls leave it alone.
@@ -38,18 +38,24 @@ static const k2_cli_opts demo_cli = {.cmd = "demo"};
   do {                                                                                      \
     GrB_Info info_ = (call);                                                                \
     if (info_ != GrB_SUCCESS) {                                                             \
-      rc = k2_cli_fail(&demo_cli, K2_CLI_FAIL, info_, NULL, "%s", msg);                     \
+      char words_[K2_MSG_LEN + 64];                                                         \
+      rc = k2_cli_fail(&demo_cli, K2_CLI_FAIL, info_, NULL, "%s",                           \
+                       k2_cli_alg_words(msg, words_, sizeof words_));                       \
       goto done;                                                                            \
     }                                                                                       \
   } while (0)
 
-static void demo_usage(FILE *f) {
-  fprintf(f, "usage: k2grb demo [--scale S] [--edge-factor E] [--seed N]\n"
-             "Generates a Graph500 R-MAT graph (scale 20, edge factor 16 unless told), builds its\n"
-             "k2-tree, runs right and left products, a BFS (levels and parents) and PageRank\n"
-             "(LAGraph's model, tol 1e-4) on the best engine present (K2GRB_ENGINE overrides), and\n"
-             "checks every result against SuiteSparse:GraphBLAS on a CSR of the same graph.\n");
-}
+static const char demo_usage[] =
+    "usage: k2grb demo [--scale S] [--edge-factor E] [--seed N] [--engine E] [--threads N]\n"
+    "Generates a Graph500 R-MAT graph (scale 20, edge factor 16 unless told), builds its\n"
+    "k2-tree, runs right and left products, a BFS (levels and parents) and PageRank\n"
+    "(LAGraph's model, tol 1e-4) on the best engine present, and checks every result against\n"
+    "SuiteSparse:GraphBLAS on a CSR of the same graph.\n"
+    "  --scale S        2^S vertices, 1 to 30 (20)\n"
+    "  --edge-factor E  edges per vertex (16)\n"
+    "  --seed N         generator seed (1)\n"
+    "  --engine E       auto (default), cpu, cuda or reference; default K2GRB_ENGINE\n"
+    "  --threads N      CPU threads (default OMP_NUM_THREADS, else every core)\n";
 
 // Largest relative difference between y and the GrB_Vector w (absent entries are 0).
 static double demo_diff(const float *y, GrB_Vector w, GrB_Index n) {
@@ -72,30 +78,20 @@ static double demo_diff(const float *y, GrB_Vector w, GrB_Index n) {
 }
 
 int k2grb_demo(int argc, char **argv) {
-  unsigned scale = 20;
-  double ef = 16;
-  unsigned long long seed = 1;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      demo_usage(stdout);
-      return 0;
-    } else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%u", &scale) == 1 &&
-               scale <= 30) {
-      i++;
-    } else if (strcmp(argv[i], "--edge-factor") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%lf", &ef) == 1 &&
-               ef > 0 && ef <= 1024) {
-      i++;
-    } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%llu", &seed) == 1) {
-      i++;
-    } else {
-      fprintf(stderr, "k2grb demo: bad argument '%s' (see --help)\n", argv[i]);
-      return 2;
-    }
-  }
+  int rc = k2_cli_parse(&demo_cli, "demo", "--scale --edge-factor --seed --engine --threads", 0, 0, demo_usage,
+                        argc, argv);
+  if (rc >= 0) return rc;
+  unsigned scale = demo_cli.scale;
+  double ef = demo_cli.edge_factor;
+  unsigned long long seed = demo_cli.seed;
   GrB_Info info = K2_init();
   if (info != GrB_SUCCESS) return k2_cli_fail(&demo_cli, K2_CLI_FAIL, info, K2_error_string(), "initialising");
+  if ((rc = k2_cli_setup(&demo_cli)) != 0) {
+    K2_finalize();
+    return rc;
+  }
   // everything the demo allocates, freed at the end whatever happens (a failure jumps there)
-  int rc = K2_CLI_FAIL;
+  rc = K2_CLI_FAIL;
   K2_Edges E = {0};
   K2_Matrix A = NULL;
   GrB_Matrix G = NULL;

@@ -262,7 +262,7 @@ static void test_pagerank(void **state) {
   assert_int_equal(run(a), 0);
   char *out = slurp("out.txt");
   assert_non_null(strstr(out, "\"iterations\": 11"));
-  assert_non_null(strstr(out, "\"agreement\": true"));
+  assert_non_null(strstr(out, "\"check_passed\": true"));
   assert_non_null(strstr(out, "\"top\": [{\"vertex\""));
   free(out);
   double want[67], got[67];
@@ -279,7 +279,7 @@ static void test_pagerank(void **state) {
   assert_int_equal(run(a), 0);
   // two iterations do not converge: an error, the algorithms' own code by name
   snprintf(a, sizeof a, "pagerank '%s' --itermax 2", west);
-  expect_error_saying(a, 1, "k2grb pagerank: K2_pagerank: did not converge within the 2 iterations",
+  expect_error_saying(a, 1, "k2grb pagerank: PageRank: did not converge within the 2 iterations",
                       "(K2_CONVERGENCE_FAILURE)");
 }
 
@@ -349,22 +349,30 @@ static void test_error_lines(void **state) {
   setenv("K2GRB_STRICT", "1", 1);
   setenv("K2GRB_ENGINE", "cuda", 1);
   snprintf(a, sizeof a, "bfs '%s' --source 0", karate);
-  expect_error_saying(a, 1, "k2grb bfs: K2_bfs: computing the out-degrees: the CUDA engine declined",
-                      "(GrB_NOT_IMPLEMENTED)");
+  // the algorithm named in words (no function name such as K2_bfs), what failed, strict mode
+  expect_error_saying(a, 1, "k2grb bfs: BFS: computing the out-degrees: the CUDA engine declined",
+                      "(strict mode)");
   snprintf(a, sizeof a, "sssp '%s' --source 0", karate);
-  expect_error_saying(a, 1, "k2grb sssp: K2_sssp_hops: relaxing the out-edges of the frontier: ",
+  expect_error_saying(a, 1, "k2grb sssp: shortest paths: relaxing the out-edges of the frontier: ",
                       "(GrB_NOT_IMPLEMENTED)");
   snprintf(a, sizeof a, "cc '%s'", karate);
-  expect_error_saying(a, 1, "k2grb cc: K2_wcc: taking the smallest label of the neighbours: ",
+  expect_error_saying(a, 1, "k2grb cc: connected components: taking the smallest label of the neighbours: ",
                       "(GrB_NOT_IMPLEMENTED)");
   snprintf(a, sizeof a, "msbfs '%s' --sources 0,1", karate);
-  expect_error_saying(a, 1, "k2grb msbfs: K2_msbfs: expanding the frontiers along the edges: ",
+  expect_error_saying(a, 1, "k2grb msbfs: multi-source BFS: expanding the frontiers along the edges: ",
                       "(GrB_NOT_IMPLEMENTED)");
   snprintf(a, sizeof a, "pagerank '%s' --ldbc-iterations 2", karate);
-  expect_error_saying(a, 1, "k2grb pagerank: K2_pagerank_ldbc: computing the out-degrees: ",
+  expect_error_saying(a, 1, "k2grb pagerank: PageRank (LDBC): computing the out-degrees: ",
                       "(GrB_NOT_IMPLEMENTED)");
   expect_error_saying("demo --scale 8", 1, "k2grb demo: the right product on the tree: the CUDA engine declined",
                       "(GrB_NOT_IMPLEMENTED)");
+  // --engine cuda does the same as K2GRB_ENGINE=cuda; no function name in any of these lines
+  unsetenv("K2GRB_ENGINE");
+  snprintf(a, sizeof a, "bfs '%s' --source 0 --engine cuda", karate);
+  char *err = expect_error_line(a, 1);
+  assert_non_null(strstr(err, "k2grb bfs: BFS: "));
+  assert_null(strstr(err, "K2_"));
+  free(err);
 }
 
 // The environment back as it was, whether test_error_lines passed or not.
@@ -589,6 +597,375 @@ static void test_out_interrupted(void **state) {
   assert_int_equal(unlink(tmp), 0);
 }
 
+
+// ---- the command line ------------------------------------------------------------------------
+
+// A JSON number after "key": in s; NAN when absent.
+static double json_number(const char *s, const char *key) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\": ", key);
+  const char *p = strstr(s, pat);
+  return p ? strtod(p + strlen(pat), NULL) : NAN;
+}
+
+// getopt_long: "--opt=value" and "--opt value", options and files in any order, "--" ends the
+// options, flags take no value, a missing value is named.
+static void test_option_syntax(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  char a[4096];
+  snprintf(a, sizeof a, "bfs --source=30 '%s' --json", karate);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"source\": 30"));
+  assert_non_null(strstr(out, "\"reached\": 34"));
+  free(out);
+  snprintf(a, sizeof a, "bfs --json --source 30 -- '%s'", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"source\": 30"));
+  free(out);
+  // after "--" an option-like word is a file
+  snprintf(a, sizeof a, "info -- --json");
+  expect_error_saying(a, 1, "cannot", "--json");
+  snprintf(a, sizeof a, "bfs '%s' --source 1 -- --json", karate);
+  expect_error_saying(a, 2, "unexpected argument '--json'", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --source 1 --json=yes", karate);
+  expect_error_saying(a, 2, "--json takes no value", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --source", karate);
+  expect_error_saying(a, 2, "option --source needs a value", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --source=", karate);
+  expect_error_saying(a, 2, "bad value '' for --source", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --source ' 3'", karate);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "bfs '%s' -q --source 1", karate);
+  expect_error_saying(a, 2, "unknown option '-q'", NULL);
+  // an option of another command is unknown here
+  snprintf(a, sizeof a, "cc '%s' --sources 1", karate);
+  expect_error_saying(a, 2, "unknown", "--sources");
+  snprintf(a, sizeof a, "demo --scale=99");
+  expect_error_saying(a, 2, "bad value '99' for --scale", NULL);
+  // msbfs --help describes --out once
+  assert_int_equal(run("msbfs --help"), 0);
+  out = slurp("out.txt");
+  const char *p = strstr(out, "\n  --out");
+  assert_non_null(p);
+  assert_null(strstr(p + 1, "\n  --out"));
+  free(out);
+}
+
+// --sources: 1 to 256 ids, commas between, no empty item, digits only.
+static void test_source_lists(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  const char *bad[] = {"0,,3", "0,3,", ",1", "1,+2", "1,-2", "'1, 2'", "''", "1,2x", "99999999999999999999999"};
+  char a[4096];
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    snprintf(a, sizeof a, "msbfs '%s' --sources %s", karate, bad[k]);
+    expect_error_saying(a, 2, "--sources", NULL);
+  }
+  snprintf(a, sizeof a, "msbfs '%s' --sources=0,3,33 --json", karate);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"sources\": 3"));
+  free(out);
+  // 257 sources: too many
+  char list[2048] = "0";
+  for (int i = 1; i < 257; i++) snprintf(list + strlen(list), sizeof list - strlen(list), ",%d", i % 34);
+  snprintf(a, sizeof a, "msbfs '%s' --sources %s", karate, list);
+  expect_error_saying(a, 2, "--sources", "256");
+}
+
+// --engine, K2GRB_ENGINE (validated; the flag wins), --threads (over OMP_NUM_THREADS), --trials.
+static void test_engine_threads_trials(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  char a[4096];
+  setenv("K2GRB_ENGINE", "gpu", 1);
+  snprintf(a, sizeof a, "cc '%s'", karate);
+  expect_error_saying(a, 2, "K2GRB_ENGINE='gpu' is not an engine", "cuda");
+  snprintf(a, sizeof a, "cc '%s' --engine cpu --json", karate);  // the flag wins
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"engine\": \"openmp"));
+  assert_non_null(strstr(out, "\"engine_requested\": \"cpu\""));
+  free(out);
+  setenv("K2GRB_ENGINE", "reference", 1);
+  snprintf(a, sizeof a, "sssp '%s' --source 0 --json", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"engine\": \"reference"));
+  free(out);
+  unsetenv("K2GRB_ENGINE");
+  snprintf(a, sizeof a, "bfs '%s' --source 0 --engine=reference --json", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"engine\": \"reference"));
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --source 0 --engine gpu", karate);
+  expect_error_saying(a, 2, "bad value 'gpu' for --engine", "auto, cpu, cuda or reference");
+  snprintf(a, sizeof a, "info '%s' --engine cpu", karate);  // no products: no --engine
+  expect_error(a, 2);
+  // threads
+  setenv("OMP_NUM_THREADS", "3", 1);
+  snprintf(a, sizeof a, "pagerank '%s' --json", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_true(json_number(out, "threads") == 3);
+  free(out);
+  snprintf(a, sizeof a, "pagerank '%s' --json --threads 1", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_true(json_number(out, "threads") == 1);
+  free(out);
+  unsetenv("OMP_NUM_THREADS");
+  snprintf(a, sizeof a, "pagerank '%s' --threads 0", karate);
+  expect_error(a, 2);
+  // trials: the best is at most the median
+  snprintf(a, sizeof a, "bfs '%s' --source 3 --trials 5 --json", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_true(json_number(out, "trials") == 5);
+  double best = json_number(out, "seconds"), median = json_number(out, "seconds_median");
+  assert_true(best > 0 && best <= median);
+  free(out);
+  snprintf(a, sizeof a, "cc '%s' --trials 3", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "  trials                 3\n"));
+  assert_non_null(strstr(out, "  seconds median "));
+  free(out);
+  snprintf(a, sizeof a, "msbfs '%s' --sources 1 --trials 0", karate);
+  expect_error_saying(a, 2, "--trials", NULL);
+  snprintf(a, sizeof a, "convert '%s' '%s/t.k2' --trials 2", karate, tmpdir);  // not an algorithm
+  expect_error(a, 2);
+  // the CUDA engine without a device: a note, the products on the CPU, exit 0
+  bool device = false;
+  K2_ASSERT_OK(K2_Device_available(&device));
+  if (device) return;
+  unsetenv("K2GRB_STRICT");
+  snprintf(a, sizeof a, "cc '%s' --engine cuda --json", karate);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  char *err = slurp("err.txt");
+  assert_non_null(strstr(out, "\"engine\": \"openmp"));
+  assert_non_null(strstr(out, "\"engine_requested\": \"cuda\""));
+  assert_non_null(strstr(err, "k2grb cc: note: no CUDA device"));
+  assert_non_null(strstr(err, "run on the CPU"));
+  assert_int_equal(count_lines(err), 1);
+  free(out), free(err);
+}
+
+// Every command's report has the same keys, in JSON and as text; --check's verdict is
+// check_passed everywhere.
+static void test_report_keys(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  char cmds[8][1400];
+  snprintf(cmds[0], sizeof cmds[0], "bfs '%s' --source 0 --check", karate);
+  snprintf(cmds[1], sizeof cmds[1], "msbfs '%s' --sources 0,5 --check", karate);
+  snprintf(cmds[2], sizeof cmds[2], "pagerank '%s' --check", karate);
+  snprintf(cmds[3], sizeof cmds[3], "sssp '%s' --source 2 --check", karate);
+  snprintf(cmds[4], sizeof cmds[4], "cc '%s' --check", karate);
+  snprintf(cmds[5], sizeof cmds[5], "info '%s'", karate);
+  snprintf(cmds[6], sizeof cmds[6], "convert '%s' '%s/keys.k2'", karate, tmpdir);
+  snprintf(cmds[7], sizeof cmds[7], "bench '%s' --repeat 1", karate);
+  const char *keys[] = {"command", "file", "nodes", "edges", "seconds", "engine", "threads", "version", "argv"};
+  for (int c = 0; c < 8; c++) {
+    char a[4096];
+    snprintf(a, sizeof a, "%.1400s --json", cmds[c]);
+    assert_int_equal(run(a), 0);
+    char *json = slurp("out.txt");
+    snprintf(a, sizeof a, "%.1400s", cmds[c]);
+    assert_int_equal(run(a), 0);
+    char *text = slurp("out.txt");
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+      char jk[64], tk[64];
+      snprintf(jk, sizeof jk, "\"%s\": ", keys[k]);
+      snprintf(tk, sizeof tk, "\n  %s ", keys[k]);
+      bool in_text = strstr(text, tk) != NULL || strncmp(text, tk + 1, strlen(tk) - 1) == 0;
+      // bench: a table with a row per graph (graph, nodes, edges) and the other keys after it
+      if (c == 7 && k <= 3) in_text = strstr(text, k == 0 ? "graph" : k == 1 ? "karate.mtx" : keys[k]) != NULL;
+      if (strstr(json, jk) == NULL || !in_text) {
+        fail_msg("%s: key %s missing (json: %s) (text: %s)", cmds[c], keys[k], json, text);
+      }
+    }
+    assert_non_null(strstr(json, "\"argv\": [\""));
+    if (c < 5) {
+      assert_non_null(strstr(json, "\"check_passed\": true"));
+      assert_non_null(strstr(text, "  check passed           yes\n"));
+    }
+    if (c < 7) {  // the same items in both: as many keys as lines
+      int nkeys = 0;
+      for (const char *p = json; (p = strstr(p, "\": ")) != NULL; p++) nkeys++;
+      if (c == 2) nkeys -= 2 * 10;  // pagerank's top list: vertex and rank of 10 vertices
+      assert_int_equal(nkeys, count_lines(text));
+    }
+    free(json), free(text);
+  }
+}
+
+// Output names are matched whatever their case: .MTX is Matrix Market, .K2 a tree.
+static void test_suffix_case(void **state) {
+  (void)state;
+  NEED("lagraph/karate.mtx", karate);
+  char a[4096];
+  snprintf(a, sizeof a, "convert '%s' '%s/OUT.MTX' --json", karate, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"output_format\": \"matrix-market\""));
+  free(out);
+  char *m = slurp("OUT.MTX");
+  assert_int_equal(strncmp(m, "%%MatrixMarket", 14), 0);
+  free(m);
+  snprintf(a, sizeof a, "convert '%s' '%s/OUT.K2' --json", karate, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"output_format\": \"k2\""));
+  free(out);
+  snprintf(a, sizeof a, "info '%s/OUT.K2' --json", tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"edges\": 156"));
+  free(out);
+  snprintf(a, sizeof a, "convert '%s' '%s/out.Mtx.GZ' --json", karate, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"output_format\": \"matrix-market\""));
+  free(out);
+  char *gz = slurp("out.Mtx.GZ");
+  assert_true((unsigned char)gz[0] == 0x1f && (unsigned char)gz[1] == 0x8b);  // gzip
+  free(gz);
+}
+
+static int clear_cli_env(void **state) {
+  (void)state;
+  unsetenv("K2GRB_ENGINE");
+  unsetenv("OMP_NUM_THREADS");
+  return 0;
+}
+
+// The progress bar: K2GRB_PROGRESS=always shows it at once even off a terminal, with the bytes
+// read against the file's size while a text file is read; never: nothing; the default: only on
+// a terminal (these runs have none), so stderr stays empty.
+static void test_progress(void **state) {
+  (void)state;
+  char path[600], a[4096];
+  snprintf(path, sizeof path, "%s/progress.el", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  uint64_t x = 88172645463325252ull;
+  for (int k = 0; k < 4000000; k++) {  // about 55 MB: read in well over 0.1 s
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    fprintf(f, "%u %u\n", (unsigned)(x & 0xfffff), (unsigned)((x >> 20) & 0xfffff));
+  }
+  fclose(f);
+  setenv("K2GRB_PROGRESS", "always", 1);
+  snprintf(a, sizeof a, "info '%s'", path);
+  assert_int_equal(run(a), 0);
+  char *err = slurp("err.txt");
+  assert_non_null(strstr(err, "] reading "));
+  assert_non_null(strstr(err, "progress.el"));
+  assert_non_null(strstr(err, "% ("));
+  assert_non_null(strstr(err, " of 55."));  // the file's size in MB
+  assert_non_null(strstr(err, "building tree"));
+  free(err);
+  setenv("K2GRB_PROGRESS", "never", 1);
+  assert_int_equal(run(a), 0);
+  err = slurp("err.txt");
+  assert_string_equal(err, "");
+  free(err);
+  unsetenv("K2GRB_PROGRESS");
+  assert_int_equal(run(a), 0);
+  err = slurp("err.txt");
+  assert_string_equal(err, "");
+  free(err);
+  unlink(path);
+}
+
+static int clear_progress_env(void **state) {
+  (void)state;
+  unsetenv("K2GRB_PROGRESS");
+  return 0;
+}
+
+// --remap: sources and result files under the file's own ids; --one-based: counted from 1.
+static void test_remap_one_based(void **state) {
+  (void)state;
+  char el[600], el1[600], a[4096];
+  snprintf(el, sizeof el, "%s/sparse.el", tmpdir);
+  snprintf(el1, sizeof el1, "%s/one.el", tmpdir);
+  FILE *f = fopen(el, "w");
+  assert_non_null(f);
+  fputs("10 20\n20 30\n30 10\n100 10\n", f);
+  fclose(f);
+  f = fopen(el1, "w");
+  assert_non_null(f);
+  fputs("1 2\n2 3\n", f);
+  fclose(f);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source 10 --json --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"nodes\": 4"));
+  assert_non_null(strstr(out, "\"source\": 10"));
+  free(out);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 0\n20 1\n30 2\n");
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source=10 --parents --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 10\n20 10\n30 20\n");
+  free(out);
+  snprintf(a, sizeof a, "cc '%s' --remap --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 10\n20 10\n30 10\n100 10\n");
+  free(out);
+  snprintf(a, sizeof a, "sssp '%s' --remap --source 100 --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 1\n20 2\n30 3\n100 0\n");
+  free(out);
+  snprintf(a, sizeof a, "msbfs '%s' --remap --sources 10,100 --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "10 0 1\n20 1 2\n30 2 3\n100 -1 0\n");
+  free(out);
+  snprintf(a, sizeof a, "pagerank '%s' --remap --top 1 --json --out '%s/r.txt'", el, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_int_equal(strncmp(out, "10 ", 3), 0);
+  assert_non_null(strstr(out, "\n100 "));
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source 11", el);
+  expect_error_saying(a, 2, "source 11 is not an id of the file", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --remap --source 3", el);  // a vertex of the tree, not an id
+  expect_error(a, 2);
+  // without --remap the ids are the file's too (0-based): 4 is a vertex, with no edge
+  snprintf(a, sizeof a, "bfs '%s' --source 4 --json", el);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"nodes\": 101"));
+  assert_non_null(strstr(out, "\"reached\": 1"));
+  free(out);
+  // one-based: the source and the result counted from 1
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 1 --out '%s/r.txt'", el1, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "1 0\n2 1\n3 2\n");
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 1 --parents --out '%s/r.txt'", el1, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("r.txt");
+  assert_string_equal(out, "1 1\n2 1\n3 2\n");
+  free(out);
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 0", el1);
+  expect_error_saying(a, 2, "ids 1 to 3", NULL);
+  snprintf(a, sizeof a, "bfs '%s' --one-based --source 4", el1);
+  expect_error(a, 2);
+}
+
 static int setup(void **state) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/k2grb_cli_test_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) return -1;
@@ -610,6 +987,9 @@ int main(void) {
       cmocka_unit_test(test_bfs_out),       cmocka_unit_test(test_pagerank),
       cmocka_unit_test(test_sssp_cc_msbfs), cmocka_unit_test_teardown(test_error_lines, clear_engine_env),
       cmocka_unit_test(test_bench_demo), cmocka_unit_test(test_out_fails_midway),
-      cmocka_unit_test(test_out_interrupted)};
+      cmocka_unit_test(test_out_interrupted), cmocka_unit_test(test_option_syntax),
+      cmocka_unit_test(test_source_lists), cmocka_unit_test_teardown(test_engine_threads_trials, clear_cli_env),
+      cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case),
+      cmocka_unit_test_teardown(test_progress, clear_progress_env), cmocka_unit_test(test_remap_one_based)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
