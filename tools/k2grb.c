@@ -35,7 +35,11 @@ int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--version") == 0) {
     int v[3] = {0}, g[3] = {0};
     K2_version(&v[0], &v[1], &v[2]);
-    if (K2_init() == GrB_SUCCESS) GxB_Global_Option_get(GxB_LIBRARY_VERSION, g), K2_finalize();
+    // GraphBLAS reports its version only once initialised
+    if (K2_init() == GrB_SUCCESS) {
+      GxB_Global_Option_get(GxB_LIBRARY_VERSION, g);
+      K2_finalize();
+    }
     printf("k2grb %d.%d.%d\nSuiteSparse:GraphBLAS %d.%d.%d\n", v[0], v[1], v[2], g[0], g[1], g[2]);
     return 0;
   }
