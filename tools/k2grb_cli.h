@@ -59,6 +59,18 @@ typedef struct {
   int threads;                           // --threads N (0: OMP_NUM_THREADS or the runtime's)
   int trials;                            // --trials N (1)
   bool has_engine;                       // --engine given
+  bool has_damping;                      // --damping given
+  // --ldbc: LDBC Graphalytics input and output (k2_cli_ldbc_prepare fills the rest)
+  bool ldbc;
+  const char *vertices;                  // --vertices FILE (default: FILE's .e -> .v)
+  char ldbc_vpath[1024];                 // the vertex file read
+  bool ldbc_has_props;                   // <graph>.properties found beside the .e
+  char ldbc_ppath[1024];
+  bool ldbc_weighted;                    // the .e has a third column
+  bool ldbc_has_bfs_source, ldbc_has_sssp_source, ldbc_has_damping;
+  unsigned long long ldbc_bfs_source, ldbc_sssp_source;
+  double ldbc_damping;
+  int ldbc_iterations_prop;              // pr.num-iterations (0: absent)
   bool products;                         // the command runs products (--engine accepted)
 } k2_cli_opts;
 
@@ -106,6 +118,19 @@ bool k2_cli_ends_with(const char *s, const char *suffix);
 // Read any supported graph file into a tree (converting on the fly), with a progress line
 // on stderr when it is a terminal. *seconds: read + build time. Returns 0 or an exit code.
 int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *seconds);
+
+// --ldbc, before loading: the vertex file (--vertices, else FILE with .e replaced by .v), the
+// .properties beside it (directed = false: the edges are symmetrized; the sources, damping
+// and iteration count as defaults), whether the edges carry weights. Returns 0 or an exit
+// code. k2_cli_load then numbers the vertices of the vertex file densely in increasing id
+// order (isolated ones included) and refuses an edge whose end is not one of them.
+int k2_cli_ldbc_prepare(k2_cli_opts *o);
+
+// LDBC Graphalytics result file: one line per vertex, every vertex of the vertex file, in
+// increasing id order, `id value`. Kinds: BFS (hops, 9223372036854775807 unreached), SSSP
+// (%.15e, `infinity` unreached), WCC (the value is a vertex id), PR (%.15e).
+typedef enum { K2_CLI_LDBC_BFS, K2_CLI_LDBC_SSSP, K2_CLI_LDBC_WCC, K2_CLI_LDBC_PR } k2_cli_ldbc_kind;
+int k2_cli_write_ldbc(const k2_cli_opts *o, GrB_Vector v, GrB_Index n, k2_cli_ldbc_kind kind);
 
 double k2_cli_now(void);
 // "openmp (native CPU)" for the last product of this thread.

@@ -26,6 +26,11 @@
   "  --one-based    ids counted from 1 (--source, --sources and --out)\n"                         \
   "  --remap        the tree numbers the ids that occur densely; --source, --sources and\n"       \
   "                 --out use the file's ids\n"                                                   \
+  "  --ldbc         LDBC Graphalytics graph and result (bfs, sssp, cc, pagerank): FILE is <g>.e,\n" \
+  "                 the vertices come from <g>.v (or --vertices FILE), <g>.properties gives\n"     \
+  "                 the direction and the defaults (source, damping, iterations); --out writes\n"  \
+  "                 every vertex, 'id value' in increasing id order, as LDBC's outputs\n"          \
+  "  --vertices F   with --ldbc: the vertex file (one id a line)\n"                                  \
   "Options take their value as '--source 5' or '--source=5'; '--' ends the options.\n"
 
 // What every algorithm command does first: options, init, load.
@@ -46,6 +51,13 @@ static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const 
   memset(R, 0, sizeof *R);
   int rc = k2_cli_parse(&R->o, cmd, allowed, 1, 1, usage, argc, argv);
   if (rc >= 0) return rc;
+  if (R->o.vertices != NULL && !R->o.ldbc) return k2_cli_error(&R->o, K2_CLI_USAGE, "--vertices goes with --ldbc");
+  if (R->o.ldbc) {
+    if (R->o.out == NULL) {
+      return k2_cli_error(&R->o, K2_CLI_USAGE, "--ldbc writes the result in LDBC's layout: give --out F (- for stdout)");
+    }
+    if ((rc = k2_cli_ldbc_prepare(&R->o)) != 0) return rc;
+  }
   GrB_Info info = K2_init();
   if (info != GrB_SUCCESS) return k2_cli_fail(&R->o, K2_CLI_FAIL, info, K2_error_string(), "cannot initialise");
   if ((rc = k2_cli_setup(&R->o)) != 0 || (rc = k2_cli_load(&R->o, R->o.files[0], &R->A, &R->tload)) != 0) {
@@ -65,6 +77,11 @@ static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const 
   k2_cli_rep_num(&R->r, "nodes", "%llu", (unsigned long long)R->n);
   k2_cli_rep_num(&R->r, "edges", "%llu", (unsigned long long)R->nvals);
   k2_cli_rep_num(&R->r, "read_build_seconds", "%.3f", R->tload);
+  if (R->o.ldbc) {
+    k2_cli_rep_str(&R->r, "vertices_file", "%s", R->o.ldbc_vpath);
+    k2_cli_rep_raw(&R->r, "directed", R->o.symmetrize ? "no (symmetrized)" : "yes",
+                   R->o.symmetrize ? "false" : "true");
+  }
   return -1;
 }
 
@@ -148,8 +165,13 @@ int k2grb_bfs(int argc, char **argv) {
       "  --parents      --out writes 'vertex parent' instead of 'vertex level'\n"
       "  --mode M       auto (push/pull switch as LAGraph), push, pull\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
-  int rc = run_begin(&R, "bfs", K2_CLI_READ_OPTS " --source --parents --mode --out --check --json", usage, argc, argv);
+  int rc = run_begin(&R, "bfs", K2_CLI_READ_OPTS " --source --parents --mode --out --check --json --ldbc --vertices",
+                     usage, argc, argv);
   if (rc >= 0) return rc;
+  if (R.o.ldbc && R.o.parents) {
+    return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--ldbc writes levels (LDBC's BFS): no --parents"));
+  }
+  if (R.o.ldbc && !R.o.has_source && R.o.ldbc_has_bfs_source) R.o.has_source = true, R.o.source = R.o.ldbc_bfs_source;
   if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
   GrB_Index src = 0;
   if ((rc = run_check_source(&R, R.o.source, &src)) != 0) return run_end(&R, rc);
@@ -192,7 +214,8 @@ int k2grb_bfs(int argc, char **argv) {
     free(a), free(b), free(p);
     GrB_free(&l2);
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, R.o.parents ? parent : level, NULL, R.o.parents);
+  if (rc == 0 && R.o.out && R.o.ldbc) rc = k2_cli_write_ldbc(&R.o, level, R.n, K2_CLI_LDBC_BFS);
+  else if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, R.o.parents ? parent : level, NULL, R.o.parents);
   GrB_free(&level);
   GrB_free(&parent);
   return run_end(&R, rc);
@@ -327,11 +350,22 @@ int k2grb_pagerank(int argc, char **argv) {
   k2_cli_run R;
   int rc = run_begin(&R,
                      "pagerank",
-                     K2_CLI_READ_OPTS " --top --gap --ldbc-iterations --damping --tol --itermax --out --check --json",
+                     K2_CLI_READ_OPTS " --top --gap --ldbc-iterations --damping --tol --itermax --out --check --json --ldbc --vertices",
                      usage, argc, argv);
   if (rc >= 0) return rc;
   if (R.o.gap && R.o.ldbc_iterations) {
     return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--gap and --ldbc-iterations exclude each other"));
+  }
+  if (R.o.ldbc) {
+    if (R.o.gap) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--ldbc runs LDBC's PageRank: no --gap"));
+    if (R.o.ldbc_iterations == 0) R.o.ldbc_iterations = R.o.ldbc_iterations_prop;
+    if (R.o.ldbc_iterations == 0) {
+      return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE,
+                                      "--ldbc: give --ldbc-iterations N (no pr.num-iterations in %s)",
+                                      R.o.ldbc_has_props ? R.o.ldbc_ppath : "a .properties file beside the edges"));
+    }
+    if (!R.o.has_damping && R.o.ldbc_has_damping) R.o.damping = R.o.ldbc_damping;
+    k2_cli_rep_num(&R.r, "damping", "%.15g", R.o.damping);
   }
   if (R.n == 0) return run_end(&R, k2_cli_error(&R.o, K2_CLI_FAIL, "the graph has no vertices"));
   const char *model = R.o.ldbc_iterations ? "ldbc" : R.o.gap ? "gap" : "lagraph";
@@ -406,7 +440,8 @@ int k2grb_pagerank(int argc, char **argv) {
     }
   }
   free(r);
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, rank, R.o.ldbc_iterations ? "%.15e" : "%.9g", false);
+  if (rc == 0 && R.o.out && R.o.ldbc) rc = k2_cli_write_ldbc(&R.o, rank, R.n, K2_CLI_LDBC_PR);
+  else if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, rank, R.o.ldbc_iterations ? "%.15e" : "%.9g", false);
   GrB_free(&rank);
   GrB_free(&rank2);
   return run_end(&R, rc);
@@ -431,8 +466,17 @@ int k2grb_sssp(int argc, char **argv) {
       "Hop-count shortest paths from S (Bellman-Ford with unit weights by min-plus products).\n"
       "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
-  int rc = run_begin(&R, "sssp", K2_CLI_READ_OPTS " --source --out --check --json", usage, argc, argv);
+  int rc = run_begin(&R, "sssp", K2_CLI_READ_OPTS " --source --out --check --json --ldbc --vertices", usage, argc, argv);
   if (rc >= 0) return rc;
+  if (R.o.ldbc && !R.o.has_source && R.o.ldbc_has_sssp_source) R.o.has_source = true, R.o.source = R.o.ldbc_sssp_source;
+  if (R.o.ldbc && R.o.ldbc_weighted) {
+    // the tree holds the pattern only: LDBC's weighted distances are not what this computes
+    fprintf(stderr, "k2grb sssp: note: the weights of %s are ignored: the distances are hop counts\n", R.o.files[0]);
+  }
+  if (R.o.ldbc) {
+    k2_cli_rep_raw(&R.r, "distances", R.o.ldbc_weighted ? "hops (the edge weights are ignored)" : "hops",
+                   R.o.ldbc_weighted ? "\"hops, weights ignored\"" : "\"hops\"");
+  }
   if (!R.o.has_source) return run_end(&R, k2_cli_error(&R.o, K2_CLI_USAGE, "--source S is required"));
   GrB_Index src = 0;
   if ((rc = run_check_source(&R, R.o.source, &src)) != 0) return run_end(&R, rc);
@@ -460,7 +504,8 @@ int k2grb_sssp(int argc, char **argv) {
     if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
     else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, d, NULL, false);
+  if (rc == 0 && R.o.out && R.o.ldbc) rc = k2_cli_write_ldbc(&R.o, d, R.n, K2_CLI_LDBC_SSSP);
+  else if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, d, NULL, false);
   GrB_free(&d);
   GrB_free(&d2);
   return run_end(&R, rc);
@@ -473,7 +518,7 @@ int k2grb_cc(int argc, char **argv) {
       "same tree); --out writes 'vertex component' with the smallest vertex id of each component.\n"
       K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
-  int rc = run_begin(&R, "cc", K2_CLI_READ_OPTS " --out --check --json", usage, argc, argv);
+  int rc = run_begin(&R, "cc", K2_CLI_READ_OPTS " --out --check --json --ldbc --vertices", usage, argc, argv);
   if (rc >= 0) return rc;
   GrB_Vector c = NULL, c2 = NULL;
   int rounds = 0;
@@ -514,7 +559,8 @@ int k2grb_cc(int argc, char **argv) {
     if (info != GrB_SUCCESS) rc = run_alg_error(&R, info);
     else if (!same) rc = K2_CLI_FAIL, R.disagree = true;
   }
-  if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, c, NULL, true);
+  if (rc == 0 && R.o.out && R.o.ldbc) rc = k2_cli_write_ldbc(&R.o, c, R.n, K2_CLI_LDBC_WCC);
+  else if (rc == 0 && R.o.out) rc = k2_cli_write_vector(&R.o, c, NULL, true);
   GrB_free(&c);
   GrB_free(&c2);
   return run_end(&R, rc);

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <omp.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -159,7 +160,7 @@ static const struct {
     {"top", true},     {"ldbc-iterations", true}, {"itermax", true},  {"repeat", true},
     {"damping", true}, {"tol", true},          {"mode", true},        {"scale", true},
     {"edge-factor", true}, {"seed", true},     {"format", true},      {"engine", true},
-    {"threads", true}, {"trials", true},
+    {"threads", true}, {"trials", true},   {"ldbc", false},       {"vertices", true},
 };
 #define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
 #define K2_CLI_OPT_BASE 256
@@ -175,6 +176,7 @@ static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
                : strcmp(a, "check") == 0      ? &o->check
                : strcmp(a, "reverse") == 0    ? &o->reverse
                : strcmp(a, "gap") == 0        ? &o->gap
+               : strcmp(a, "ldbc") == 0       ? &o->ldbc
                                               : NULL;
   if (flag != NULL) {
     *flag = true;
@@ -209,6 +211,11 @@ static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
   if (strcmp(a, "repeat") == 0) return k2_cli_int(v, 1, 1000, &o->repeat);
   if (strcmp(a, "trials") == 0) return k2_cli_int(v, 1, K2_CLI_MAX_TRIALS, &o->trials);
   if (strcmp(a, "threads") == 0) return k2_cli_int(v, 1, 4096, &o->threads);
+  if (strcmp(a, "vertices") == 0) {
+    o->vertices = v;
+    return v[0] != '\0';
+  }
+  if (strcmp(a, "damping") == 0) o->has_damping = true;
   if (strcmp(a, "damping") == 0) return k2_cli_double(v, 1e-9, 1 - 1e-9, &o->damping);
   if (strcmp(a, "tol") == 0) return k2_cli_double(v, 0, 1, &o->tol);
   if (strcmp(a, "edge-factor") == 0) return k2_cli_double(v, 0.01, 1024, &o->edge_factor);
@@ -526,6 +533,164 @@ bool k2_cli_vertex(const k2_cli_opts *o, unsigned long long id, GrB_Index *v) {
   return true;
 }
 
+//==============================================================================================
+// --ldbc: LDBC Graphalytics graphs (<g>.v vertex ids, <g>.e edges, <g>.properties)
+//==============================================================================================
+
+// The value of `graph.<name>.<key> = value` in a .properties file (any graph name), in val.
+static bool k2_cli_prop(const char *text, const char *key, char *val, size_t cap) {
+  size_t kl = strlen(key);
+  for (const char *line = text; line != NULL && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    while (*line == ' ' || *line == '\t') line++;
+    if (strncmp(line, "graph.", 6) != 0) continue;
+    const char *eq = strchr(line, '=');
+    const char *nl = strchr(line, '\n');
+    if (eq == NULL || (nl != NULL && eq > nl)) continue;
+    const char *end = eq;
+    while (end > line && (end[-1] == ' ' || end[-1] == '\t')) end--;
+    // the key ends the name: "graph.NAME." KEY
+    if ((size_t)(end - line) <= 6 + kl || strncmp(end - kl, key, kl) != 0 || end[-(long)kl - 1] != '.') continue;
+    const char *v = eq + 1;
+    while (*v == ' ' || *v == '\t') v++;
+    size_t n = nl ? (size_t)(nl - v) : strlen(v);
+    while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\r')) n--;
+    if (n >= cap) n = cap - 1;
+    memcpy(val, v, n);
+    val[n] = '\0';
+    return true;
+  }
+  return false;
+}
+
+int k2_cli_ldbc_prepare(k2_cli_opts *o) {
+  if (o->remap || o->one_based) {
+    return k2_cli_error(o, K2_CLI_USAGE, "--ldbc takes the ids of the vertex file: no --remap or --one-based");
+  }
+  const char *path = o->files[0];
+  size_t len = strlen(path);
+  bool dot_e = len > 2 && strcmp(path + len - 2, ".e") == 0;
+  if (o->vertices != NULL) {
+    snprintf(o->ldbc_vpath, sizeof o->ldbc_vpath, "%s", o->vertices);
+  } else if (dot_e && len < sizeof o->ldbc_vpath) {
+    snprintf(o->ldbc_vpath, sizeof o->ldbc_vpath, "%.*s.v", (int)(len - 2), path);
+  } else {
+    return k2_cli_error(o, K2_CLI_USAGE, "--ldbc: %s does not end in .e: name the vertex file with --vertices FILE",
+                        path);
+  }
+  // the .properties beside the .e (optional)
+  if (dot_e && len + 16 < sizeof o->ldbc_ppath) {
+    snprintf(o->ldbc_ppath, sizeof o->ldbc_ppath, "%.*s.properties", (int)(len - 2), path);
+    FILE *f = fopen(o->ldbc_ppath, "r");
+    if (f != NULL) {
+      static char text[1 << 16];
+      size_t n = fread(text, 1, sizeof text - 1, f);
+      text[n] = '\0';
+      fclose(f);
+      o->ldbc_has_props = true;
+      char v[256];
+      if (k2_cli_prop(text, "directed", v, sizeof v) && strcmp(v, "false") == 0) o->symmetrize = true;
+      if (k2_cli_prop(text, "bfs.source-vertex", v, sizeof v)) {
+        o->ldbc_has_bfs_source = k2_cli_ull(v, &o->ldbc_bfs_source);
+      }
+      if (k2_cli_prop(text, "sssp.source-vertex", v, sizeof v)) {
+        o->ldbc_has_sssp_source = k2_cli_ull(v, &o->ldbc_sssp_source);
+      }
+      if (k2_cli_prop(text, "pr.damping-factor", v, sizeof v)) {
+        o->ldbc_has_damping = k2_cli_double(v, 1e-9, 1 - 1e-9, &o->ldbc_damping);
+      }
+      if (k2_cli_prop(text, "pr.num-iterations", v, sizeof v) &&
+          !k2_cli_int(v, 1, 1 << 20, &o->ldbc_iterations_prop)) {
+        o->ldbc_iterations_prop = 0;
+      }
+    }
+  }
+  // weights: a third column on the first edge line
+  FILE *f = fopen(path, "r");
+  if (f != NULL) {
+    char line[512];
+    while (fgets(line, sizeof line, f) != NULL) {
+      char a[128], b[128], c[128];
+      int k = sscanf(line, "%127s %127s %127s", a, b, c);
+      if (k <= 0 || a[0] == '#' || a[0] == '%') continue;
+      o->ldbc_weighted = k >= 3;
+      break;
+    }
+    fclose(f);
+  }
+  return 0;
+}
+
+// Read the ids of the vertex file (one per line; blank lines and # comments skipped), sorted,
+// without repeats, into k2_cli_idmap. *bad: the line of a bad id (0: none).
+static GrB_Info k2_cli_read_vertices(const char *vpath, long *bad) {
+  *bad = 0;
+  FILE *f = fopen(vpath, "r");
+  if (f == NULL) {
+    *bad = -(long)errno;
+    return GrB_INVALID_VALUE;
+  }
+  size_t cap = 1024, n = 0;
+  uint32_t *ids = malloc(cap * sizeof(uint32_t));
+  char line[256];
+  long lineno = 0;
+  GrB_Info info = ids ? GrB_SUCCESS : GrB_OUT_OF_MEMORY;
+  while (info == GrB_SUCCESS && fgets(line, sizeof line, f) != NULL) {
+    lineno++;
+    char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '\n' || *p == '\r' || *p == '\0' || *p == '#') continue;
+    char *end;
+    errno = 0;
+    unsigned long long id = strtoull(p, &end, 10);
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n') end++;
+    if (end == p || *end != '\0' || errno != 0 || id > UINT32_MAX || *p == '-' || *p == '+') {
+      *bad = lineno;
+      info = GrB_INVALID_VALUE;
+      break;
+    }
+    if (n == cap) {
+      uint32_t *m = realloc(ids, 2 * cap * sizeof(uint32_t));
+      if (m == NULL) {
+        info = GrB_OUT_OF_MEMORY;
+        break;
+      }
+      ids = m, cap *= 2;
+    }
+    ids[n++] = (uint32_t)id;
+  }
+  if (info == GrB_SUCCESS && ferror(f)) info = GrB_INVALID_VALUE;
+  fclose(f);
+  if (info != GrB_SUCCESS) {
+    free(ids);
+    return info;
+  }
+  qsort(ids, n, sizeof(uint32_t), k2_cli_cmp_u32);
+  size_t k = 0;
+  for (size_t t = 0; t < n; t++) {
+    if (k == 0 || ids[k - 1] != ids[t]) ids[k++] = ids[t];
+  }
+  free(k2_cli_idmap);
+  k2_cli_idmap = ids;
+  k2_cli_idmap_n = k;
+  return GrB_SUCCESS;
+}
+
+// Number the edges' ends by the vertex file (k2_cli_idmap); *missing: an end that is not there.
+static GrB_Info k2_cli_ldbc_map(K2_Edges *E, unsigned long long *missing) {
+  for (GrB_Index e = 0; e < E->nvals; e++) {
+    uint32_t *pi = bsearch(&E->I[e], k2_cli_idmap, k2_cli_idmap_n, sizeof(uint32_t), k2_cli_cmp_u32);
+    uint32_t *pj = bsearch(&E->J[e], k2_cli_idmap, k2_cli_idmap_n, sizeof(uint32_t), k2_cli_cmp_u32);
+    if (pi == NULL || pj == NULL) {
+      *missing = pi == NULL ? E->I[e] : E->J[e];
+      return GrB_INVALID_INDEX;
+    }
+    E->I[e] = (uint32_t)(pi - k2_cli_idmap);
+    E->J[e] = (uint32_t)(pj - k2_cli_idmap);
+  }
+  E->nrows = E->ncols = k2_cli_idmap_n;
+  return GrB_SUCCESS;
+}
+
 int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *seconds) {
   *A = NULL;
   k2_cli_progress p = {.path = path, .t0 = k2_cli_now(), .fd = -1, .delay = 0.5};
@@ -558,11 +723,39 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
     ro.transpose = o->transpose;
     ro.one_based = o->one_based;
     ro.remap_ids = false;  // renumbered here, keeping the file's ids for the results
+    if (o->ldbc && ro.format == K2_FORMAT_AUTO) ro.format = K2_FORMAT_EDGE_LIST;  // "src dst [weight]"
     K2_Edges E;
     info = K2_Edges_read(&E, path, &ro);
     if (info == GrB_SUCCESS && o->remap && (info = k2_cli_remap(&E)) != GrB_SUCCESS) {
       K2_Edges_free(&E);
       what = "renumber the ids of";
+    }
+    if (info == GrB_SUCCESS && o->ldbc) {
+      long bad = 0;
+      unsigned long long missing = 0;
+      if ((info = k2_cli_read_vertices(o->ldbc_vpath, &bad)) != GrB_SUCCESS) {
+        K2_Edges_free(&E);
+        if (ticker) {
+          atomic_store(&p.stop, true);
+          pthread_join(p.thread, NULL);
+        }
+        if (info == GrB_OUT_OF_MEMORY) return k2_cli_fail(o, K2_CLI_FAIL, info, NULL, "cannot read %s", o->ldbc_vpath);
+        if (bad > 0) {
+          return k2_cli_error(o, K2_CLI_FAIL, "cannot read %s: line %ld is not a vertex id (0 to 4294967295)",
+                              o->ldbc_vpath, bad);
+        }
+        return k2_cli_error(o, K2_CLI_FAIL, "cannot read the vertex file %s: %s", o->ldbc_vpath,
+                            bad < 0 ? strerror((int)-bad) : "read error");
+      }
+      if ((info = k2_cli_ldbc_map(&E, &missing)) != GrB_SUCCESS) {
+        K2_Edges_free(&E);
+        if (ticker) {
+          atomic_store(&p.stop, true);
+          pthread_join(p.thread, NULL);
+        }
+        return k2_cli_error(o, K2_CLI_FAIL, "%s: vertex %llu of an edge is not in the vertex file %s", path, missing,
+                            o->ldbc_vpath);
+      }
     }
     if (info == GrB_SUCCESS) {
       atomic_store(&p.phase, 1);
@@ -758,4 +951,34 @@ double *k2_cli_dense_f64(GrB_Vector v, GrB_Index n, double missing) {
   for (GrB_Index k = 0; k < nv; k++) out[I[k]] = X[k];
   free(X), free(I);
   return out;
+}
+
+int k2_cli_write_ldbc(const k2_cli_opts *o, GrB_Vector v, GrB_Index n, k2_cli_ldbc_kind kind) {
+  bool fp = kind == K2_CLI_LDBC_SSSP || kind == K2_CLI_LDBC_PR;
+  int64_t *x = fp ? NULL : k2_cli_dense_i64(v, n, -1);
+  double *d = fp ? k2_cli_dense_f64(v, n, INFINITY) : NULL;
+  if (x == NULL && d == NULL) return k2_cli_error(o, K2_CLI_FAIL, "out of memory");
+  k2_cli_out out;
+  int rc = k2_cli_out_open(o, &out);
+  for (GrB_Index i = 0; rc == 0 && i < n; i++) {
+    unsigned long long id = k2_cli_file_id(o, i);
+    switch (kind) {
+      case K2_CLI_LDBC_BFS:
+        if (x[i] < 0) fprintf(out.f, "%llu %lld\n", id, (long long)INT64_MAX);
+        else fprintf(out.f, "%llu %lld\n", id, (long long)x[i]);
+        break;
+      case K2_CLI_LDBC_WCC:
+        fprintf(out.f, "%llu %llu\n", id, k2_cli_file_id(o, (GrB_Index)(x[i] < 0 ? (int64_t)i : x[i])));
+        break;
+      case K2_CLI_LDBC_SSSP:
+        if (isinf(d[i])) fprintf(out.f, "%llu infinity\n", id);
+        else fprintf(out.f, "%llu %.15e\n", id, d[i]);
+        break;
+      case K2_CLI_LDBC_PR:
+        fprintf(out.f, "%llu %.15e\n", id, d[i]);
+        break;
+    }
+  }
+  free(x), free(d);
+  return k2_cli_out_close(o, &out, rc);
 }
