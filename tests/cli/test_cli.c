@@ -966,6 +966,187 @@ static void test_remap_one_based(void **state) {
   expect_error(a, 2);
 }
 
+// One "vertex value" line of an LDBC result: the id and the value's text.
+typedef struct {
+  unsigned long long id;
+  char val[64];
+} ldbc_line;
+
+// The lines of an LDBC result file (at most cap); -1 when a line is malformed or absent file.
+static int ldbc_read(const char *path, ldbc_line *l, int cap) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return -1;
+  int n = 0;
+  char buf[256];
+  while (fgets(buf, sizeof buf, f) != NULL) {
+    if (n == cap || sscanf(buf, "%llu %63s", &l[n].id, l[n].val) != 2) {
+      fclose(f);
+      return -1;
+    }
+    n++;
+  }
+  fclose(f);
+  return n;
+}
+
+// PageRank: the same vertices in the same order, each value within rel of LDBC's. Returns the
+// largest relative difference (INFINITY on a different vertex or line count).
+static double ldbc_max_rel(const char *got, const char *want) {
+  static ldbc_line a[4096], b[4096];
+  int na = ldbc_read(got, a, 4096), nb = ldbc_read(want, b, 4096);
+  if (na < 1 || na != nb) return INFINITY;
+  double m = 0;
+  for (int i = 0; i < na; i++) {
+    if (a[i].id != b[i].id) return INFINITY;
+    double x = strtod(a[i].val, NULL), y = strtod(b[i].val, NULL);
+    m = fmax(m, fabs(x - y) / fmax(fabs(y), 1e-300));
+  }
+  return m;
+}
+
+// --ldbc on every LDBC Graphalytics example graph with an expected output: BFS and WCC equal
+// LDBC's files byte for byte, PageRank within LDBC's relative epsilon (1e-4); the hop-count
+// SSSP (the tree has no weights) has LDBC's vertices, LDBC's unreached ones (`infinity`) and,
+// elsewhere, the BFS levels from the same source.
+static void test_ldbc(void **state) {
+  (void)state;
+  NEED("ldbc-graphalytics-examples/example-directed.e", first);
+  char dir[1024], a[4096], path[1200], want[1200], got[1200];
+  snprintf(dir, sizeof dir, "%s", first);
+  *strrchr(dir, '/') = '\0';
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  static const char *algos[] = {"BFS", "WCC", "PR", "SSSP"}, *cmds[] = {"bfs", "cc", "pagerank", "sssp"};
+  int compared[4] = {0, 0, 0, 0};
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len < 3 || strcmp(e->d_name + len - 2, ".e") != 0) continue;
+    char g[1100];
+    snprintf(g, sizeof g, "%s/%.*s", dir, (int)(len - 2), e->d_name);
+    for (int k = 0; k < 4; k++) {
+      snprintf(want, sizeof want, "%s-%s", g, algos[k]);
+      if (access(want, R_OK) != 0) continue;
+      snprintf(got, sizeof got, "%s/ldbc-%s.txt", tmpdir, algos[k]);
+      snprintf(a, sizeof a, "%s '%s.e' --ldbc --out '%s'", cmds[k], g, got);
+      if (run(a) != 0) {
+        char *err = slurp("err.txt");
+        print_error("k2grb %s: %s\n", a, err);
+        free(err);
+        fail();
+      }
+      size_t nw = 0;
+      char *w = slurp_path(want, &nw);
+      assert_non_null(w);
+      if (k < 2) {  // BFS, WCC: exactly LDBC's file
+        if (!same_file(got, w, nw)) {
+          print_error("%s differs from %s\n", got, want);
+          fail();
+        }
+      } else if (k == 2) {  // PageRank: LDBC's validation epsilon
+        double m = ldbc_max_rel(got, want);
+        print_message("%s: largest relative difference %.3g\n", want, m);
+        assert_true(m <= 1e-4);
+        // the 2-iteration examples: the same arithmetic, to rounding
+        if (strstr(g, "/example-") != NULL) assert_true(m <= 1e-12);
+      } else {  // SSSP in hops: the LDBC ids and unreached vertices, the BFS levels elsewhere
+        static ldbc_line s[4096], l[4096], x[4096];
+        int ns = ldbc_read(got, s, 4096), nx = ldbc_read(want, x, 4096);
+        assert_true(ns > 0 && ns == nx);
+        unsigned long long src = 0;
+        int zeros = 0;
+        for (int i = 0; i < nx; i++) {
+          if (strtod(x[i].val, NULL) == 0 && strcmp(x[i].val, "infinity") != 0) src = x[i].id, zeros++;
+        }
+        assert_int_equal(zeros, 1);  // LDBC's source
+        char lv[1200];
+        snprintf(lv, sizeof lv, "%s/ldbc-levels.txt", tmpdir);
+        snprintf(a, sizeof a, "bfs '%s.e' --ldbc --source %llu --out '%s'", g, src, lv);
+        assert_int_equal(run(a), 0);
+        assert_int_equal(ldbc_read(lv, l, 4096), ns);
+        for (int i = 0; i < ns; i++) {
+          assert_true(s[i].id == x[i].id && s[i].id == l[i].id);
+          bool inf = strcmp(s[i].val, "infinity") == 0;
+          assert_int_equal(inf, strcmp(x[i].val, "infinity") == 0);
+          if (inf) assert_string_equal(l[i].val, "9223372036854775807");
+          else assert_true(strtod(s[i].val, NULL) == strtod(l[i].val, NULL));
+        }
+        // the weights are said to be ignored
+        snprintf(a, sizeof a, "sssp '%s.e' --ldbc --out '%s'", g, got);
+        assert_int_equal(run(a), 0);
+        char *err = slurp("err.txt");
+        assert_non_null(strstr(err, "are ignored: the distances are hop counts"));
+        free(err);
+      }
+      free(w);
+      compared[k]++;
+    }
+  }
+  closedir(d);
+  print_message("LDBC outputs compared: BFS %d, WCC %d, PR %d, SSSP %d\n", compared[0], compared[1], compared[2],
+                compared[3]);
+  for (int k = 0; k < 4; k++) assert_true(compared[k] >= 2);
+
+  // every vertex of the vertex file, isolated ones too; another vertex file with --vertices
+  snprintf(path, sizeof path, "%s/more.v", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  for (int v = 1; v <= 10; v++) fprintf(f, "%d\n", v);
+  fputs("4000000000\n", f);
+  fclose(f);
+  snprintf(a, sizeof a, "bfs '%s' --ldbc --vertices '%s' --json --out '%s/b.txt'", first, path, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"nodes\": 11"));
+  assert_non_null(strstr(out, "\"source\": 1"));  // from the .properties
+  free(out);
+  out = slurp("b.txt");
+  assert_int_equal(count_lines(out), 11);
+  assert_non_null(strstr(out, "\n4000000000 9223372036854775807\n"));
+  assert_int_equal(strncmp(out, "1 0\n2 9223372036854775807\n3 1\n", 30), 0);
+  free(out);
+  snprintf(a, sizeof a, "cc '%s' --ldbc --vertices '%s' --out '%s/b.txt'", first, path, tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("b.txt");
+  assert_non_null(strstr(out, "\n10 1\n4000000000 4000000000\n"));
+  free(out);
+  // an edge whose end is not a vertex: an error naming it
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("1\n2\n3\n", f);
+  fclose(f);
+  snprintf(a, sizeof a, "cc '%s' --ldbc --vertices '%s' --out '%s/b.txt'", first, path, tmpdir);
+  expect_error_saying(a, 1, "is not in the vertex file", NULL);
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("1\nx2\n", f);
+  fclose(f);
+  expect_error_saying(a, 1, "line 2 is not a vertex id", NULL);
+  snprintf(a, sizeof a, "cc '%s' --ldbc --vertices '%s/none.v' --out '%s/b.txt'", first, tmpdir, tmpdir);
+  expect_error_saying(a, 1, "cannot read the vertex file", NULL);
+  // bad combinations
+  snprintf(a, sizeof a, "bfs '%s' --ldbc", first);
+  expect_error_saying(a, 2, "--ldbc", "--out");
+  snprintf(a, sizeof a, "bfs '%s' --ldbc --remap --out -", first);
+  expect_error_saying(a, 2, "--ldbc", "--remap");
+  snprintf(a, sizeof a, "bfs '%s' --ldbc --parents --out -", first);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "pagerank '%s' --ldbc --gap --out -", first);
+  expect_error(a, 2);
+  snprintf(a, sizeof a, "cc '%s' --vertices x.v --out -", first);
+  expect_error_saying(a, 2, "--vertices goes with --ldbc", NULL);
+  snprintf(path, sizeof path, "%s/g.el", tmpdir);
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("1 2\n", f);
+  fclose(f);
+  snprintf(a, sizeof a, "cc '%s' --ldbc --out -", path);
+  expect_error_saying(a, 2, "--vertices", NULL);
+  snprintf(want, sizeof want, "%s/example-directed.v", dir);
+  snprintf(a, sizeof a, "pagerank '%s' --ldbc --vertices '%s' --out -", path, want);  // no .properties
+  expect_error_saying(a, 2, "--ldbc-iterations", NULL);
+}
+
 static int setup(void **state) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/k2grb_cli_test_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) return -1;
@@ -990,6 +1171,7 @@ int main(void) {
       cmocka_unit_test(test_out_interrupted), cmocka_unit_test(test_option_syntax),
       cmocka_unit_test(test_source_lists), cmocka_unit_test_teardown(test_engine_threads_trials, clear_cli_env),
       cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case),
-      cmocka_unit_test_teardown(test_progress, clear_progress_env), cmocka_unit_test(test_remap_one_based)};
+      cmocka_unit_test_teardown(test_progress, clear_progress_env), cmocka_unit_test(test_remap_one_based),
+      cmocka_unit_test(test_ldbc)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
