@@ -568,6 +568,9 @@ int k2_cli_ldbc_prepare(k2_cli_opts *o) {
   }
   const char *path = o->files[0];
   size_t len = strlen(path);
+  if (o->format == K2_FORMAT_K2 || (o->format == K2_FORMAT_AUTO && k2_cli_ends_with(path, ".k2"))) {
+    return k2_cli_error(o, K2_CLI_USAGE, "--ldbc reads an edge file (<g>.e), not a tree (%s)", path);
+  }
   bool dot_e = len > 2 && strcmp(path + len - 2, ".e") == 0;
   if (o->vertices != NULL) {
     snprintf(o->ldbc_vpath, sizeof o->ldbc_vpath, "%s", o->vertices);

@@ -1133,6 +1133,8 @@ static void test_ldbc(void **state) {
   expect_error(a, 2);
   snprintf(a, sizeof a, "pagerank '%s' --ldbc --gap --out -", first);
   expect_error(a, 2);
+  snprintf(a, sizeof a, "cc '%s/g.k2' --ldbc --vertices x.v --out -", tmpdir);
+  expect_error_saying(a, 2, "--ldbc reads an edge file", NULL);
   snprintf(a, sizeof a, "cc '%s' --vertices x.v --out -", first);
   expect_error_saying(a, 2, "--vertices goes with --ldbc", NULL);
   snprintf(path, sizeof path, "%s/g.el", tmpdir);
