@@ -178,6 +178,31 @@ static bool image_write(const k2f_image *im, k2f_sink *k) {
 
 // ---- reading -----------------------------------------------------------------------------------
 
+// The header of the acubeLab k2 library's .k2 files ("plain depth-first" layout): size_t
+// realsize, uint32 (low 16 bits: side of the leaf minimatrices), size_t padded size, size_t
+// number of nibbles, packed (28 bytes), then the nibbles, two per byte. Such a file shares the
+// .k2 extension but not the magic; it is recognised only when every field is plausible and the
+// nibble count matches the file length, so that its reader can be told what it holds.
+#define ACUBE_HEADER_BYTES 28
+static bool acube_k2_header(const uint8_t *base, uint64_t len, uint64_t *realsize,
+                            uint32_t *leaf) {
+  if (len < ACUBE_HEADER_BYTES) return false;
+  uint64_t real = get64(base, 0), padded = get64(base, 12), nibbles = get64(base, 20);
+  uint32_t mm = get32(base, 8) & 0xffff;
+  if (mm != 2 && mm != 4 && mm != 8) return false;
+  // padded: a power of two, at least two leaves wide, at most 2^40 (their index limit)
+  if (padded < 2 * (uint64_t)mm || (padded & (padded - 1)) != 0 || padded > (UINT64_C(1) << 40))
+    return false;
+  if (real == 0 || real > padded) return false;
+  // the nibbles fill ceil(nibbles / 2) bytes; tolerate padding of the last 64-bit word
+  if (nibbles > (len - ACUBE_HEADER_BYTES) * 2) return false;
+  uint64_t need = (nibbles + 1) / 2, have = len - ACUBE_HEADER_BYTES;
+  if (have < need || have > ((need + 7) & ~UINT64_C(7))) return false;
+  *realsize = real;
+  *leaf = mm;
+  return true;
+}
+
 // Validate an image and fill a tree. borrow: the arrays point into `base` (which must be
 // 8-byte aligned and outlive the tree); otherwise they are copied into fresh allocations.
 // `name` names the source in messages. On failure t is left empty (nothing allocated).
@@ -186,8 +211,15 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
 #define BAD(...) return k2_error_set(GrB_INVALID_OBJECT, "%s: " __VA_ARGS__)
   memset(t, 0, sizeof *t);
   if (len == 0) BAD("empty file, not a .k2 image", name);
-  if (len < 8 || memcmp(base, K2F_MAGIC, 8) != 0)
+  if (len < 8 || memcmp(base, K2F_MAGIC, 8) != 0) {
+    uint64_t real;
+    uint32_t leaf;
+    if (acube_k2_header(base, len, &real, &leaf))
+      BAD("this .k2 file was written by another k²-tree library (acubeLab k2, plain depth-first "
+          "layout; %llu x %llu, %ux%u leaves), not by k2grb: convert it from its edge list",
+          name, (unsigned long long)real, (unsigned long long)real, leaf, leaf);
     BAD("not a .k2 image (bad magic at offset 0)", name);
+  }
   if (len < K2F_HEADER_BYTES)
     BAD("truncated: %llu bytes, the header alone needs %d", name, (unsigned long long)len,
         K2F_HEADER_BYTES);

@@ -397,8 +397,41 @@ static void test_bench_demo(void **state) {
   assert_int_equal(run("demo --scale 12"), 0);
   out = slurp("out.txt");
   assert_non_null(strstr(out, "levels identical, parents valid"));
-  assert_non_null(strstr(out, "agreement with SuiteSparse              yes"));
+  assert_non_null(strstr(out, "agreement with SuiteSparse              yes\n"));
+  // the products: exact check, both identical, first call and steady state on their own lines
+  assert_non_null(strstr(out, "products checked             x = k / 2^10, k <= "));
+  assert_non_null(strstr(out, "every partial sum exact in FP32"));
+  assert_non_null(strstr(out, "(and every repeat the first)"));
+  assert_null(strstr(out, "NOT checked"));
+  assert_null(strstr(out, "DIFFER"));
+  const char *r = strstr(out, "y = A x (plus-times FP32)");
+  assert_non_null(r);
+  assert_non_null(strstr(r, "first call\n"));
+  const char *best = strstr(r, "best of 5 more; identical\n");
+  assert_non_null(best);
+  const char *l = strstr(best, "y' = x' A");
+  assert_non_null(l);
+  assert_non_null(strstr(l, "best of 5 more; identical\n"));
   free(out);
+  // another seed and edge factor: still exact agreement
+  assert_int_equal(run("demo --scale 10 --edge-factor 40 --seed 7"), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "agreement with SuiteSparse              yes\n"));
+  assert_null(strstr(out, "DIFFER"));
+  free(out);
+}
+
+// A .k2 file of another k²-tree library: one line saying so, naming the file, exit 1.
+static void test_foreign_k2(void **state) {
+  (void)state;
+  NEED("acubelab-k2/cnr80k.k2", cnr);
+  char a[4096];
+  snprintf(a, sizeof a, "info '%s'", cnr);
+  char *line = expect_error_line(a, 1);
+  assert_non_null(strstr(line, cnr));
+  assert_non_null(strstr(line, "written by another k²-tree library (acubeLab k2"));
+  assert_non_null(strstr(line, "not by k2grb: convert it from its edge list"));
+  free(line);
 }
 
 // ---- durable output ---------------------------------------------------------------------------
@@ -1174,6 +1207,6 @@ int main(void) {
       cmocka_unit_test(test_source_lists), cmocka_unit_test_teardown(test_engine_threads_trials, clear_cli_env),
       cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case),
       cmocka_unit_test_teardown(test_progress, clear_progress_env), cmocka_unit_test(test_remap_one_based),
-      cmocka_unit_test(test_ldbc)};
+      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_foreign_k2)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
