@@ -26,12 +26,15 @@
   "  --one-based    ids counted from 1 (--source, --sources and --out)\n"                         \
   "  --remap        the tree numbers the ids that occur densely; --source, --sources and\n"       \
   "                 --out use the file's ids\n"                                                   \
-  "  --ldbc         LDBC Graphalytics graph and result (bfs, sssp, cc, pagerank): FILE is <g>.e,\n" \
-  "                 the vertices come from <g>.v (or --vertices FILE), <g>.properties gives\n"     \
-  "                 the direction and the defaults (source, damping, iterations); --out writes\n"  \
-  "                 every vertex, 'id value' in increasing id order, as LDBC's outputs\n"          \
-  "  --vertices F   with --ldbc: the vertex file (one id a line)\n"                                  \
   "Options take their value as '--source 5' or '--source=5'; '--' ends the options.\n"
+
+// The LDBC options, listed by the commands that take them (bfs, sssp, cc, pagerank).
+#define K2_CLI_LDBC_HELP                                                                           \
+  "  --ldbc         LDBC Graphalytics graph and result: FILE is <g>.e, the vertices come from\n"  \
+  "                 <g>.v (or --vertices FILE), <g>.properties gives the direction and the\n"     \
+  "                 defaults (source, damping, iterations); --out writes every vertex, 'id\n"     \
+  "                 value' in increasing id order, as LDBC's outputs\n"                           \
+  "  --vertices F   with --ldbc: the vertex file (one id a line)\n"
 
 // What every algorithm command does first: options, init, load.
 typedef struct {
@@ -163,7 +166,7 @@ int k2grb_bfs(int argc, char **argv) {
       "unreached vertices have no entry), direction-optimizing on the tree.\n"
       "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n"
       "  --parents      --out writes 'vertex parent' instead of 'vertex level'\n"
-      "  --mode M       auto (push/pull switch as LAGraph), push, pull\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
+      "  --mode M       auto (push/pull switch as LAGraph), push, pull\n" K2_CLI_OUT_HELP K2_CLI_LDBC_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "bfs", K2_CLI_READ_OPTS " --source --parents --mode --out --check --json --ldbc --vertices",
                      usage, argc, argv);
@@ -346,7 +349,7 @@ int k2grb_pagerank(int argc, char **argv) {
       "  --top K        print the K highest ranks (10)\n"
       "  --damping D    0.85    --tol T   1e-4    --itermax N   100\n"
       "  --gap          LAGr_PageRankGAP\n"
-      "  --ldbc-iterations N   LDBC Graphalytics PageRank with N iterations\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
+      "  --ldbc-iterations N   LDBC Graphalytics PageRank with N iterations\n" K2_CLI_OUT_HELP K2_CLI_LDBC_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R,
                      "pagerank",
@@ -464,7 +467,7 @@ int k2grb_sssp(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb sssp FILE --source S [--out F] [options]\n"
       "Hop-count shortest paths from S (Bellman-Ford with unit weights by min-plus products).\n"
-      "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n" K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
+      "  --source S     source vertex (0-based unless --one-based; a file id with --remap)\n" K2_CLI_OUT_HELP K2_CLI_LDBC_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "sssp", K2_CLI_READ_OPTS " --source --out --check --json --ldbc --vertices", usage, argc, argv);
   if (rc >= 0) return rc;
@@ -516,7 +519,7 @@ int k2grb_cc(int argc, char **argv) {
       "usage: k2grb cc FILE [--out F] [options]\n"
       "Weakly connected components (min-label propagation over both edge directions of the\n"
       "same tree); --out writes 'vertex component' with the smallest vertex id of each component.\n"
-      K2_CLI_OUT_HELP K2_CLI_COMMON_HELP;
+      K2_CLI_OUT_HELP K2_CLI_LDBC_HELP K2_CLI_COMMON_HELP;
   k2_cli_run R;
   int rc = run_begin(&R, "cc", K2_CLI_READ_OPTS " --out --check --json --ldbc --vertices", usage, argc, argv);
   if (rc >= 0) return rc;

@@ -678,13 +678,22 @@ static void test_option_syntax(void **state) {
   expect_error_saying(a, 2, "unknown", "--sources");
   snprintf(a, sizeof a, "demo --scale=99");
   expect_error_saying(a, 2, "bad value '99' for --scale", NULL);
-  // msbfs --help describes --out once
+  // msbfs --help describes --out once, and not the LDBC options it does not take
   assert_int_equal(run("msbfs --help"), 0);
   out = slurp("out.txt");
   const char *p = strstr(out, "\n  --out");
   assert_non_null(p);
   assert_null(strstr(p + 1, "\n  --out"));
+  assert_null(strstr(out, "--ldbc"));
   free(out);
+  // the commands that take --ldbc list it
+  const char *ldbc_cmds[] = {"bfs --help", "sssp --help", "cc --help", "pagerank --help"};
+  for (size_t k = 0; k < sizeof ldbc_cmds / sizeof ldbc_cmds[0]; k++) {
+    assert_int_equal(run(ldbc_cmds[k]), 0);
+    out = slurp("out.txt");
+    assert_non_null(strstr(out, "\n  --ldbc"));
+    free(out);
+  }
 }
 
 // --sources: 1 to 256 ids, commas between, no empty item, digits only.
