@@ -388,14 +388,21 @@ void vec_args_fill(VecArgs *v, const k2_product *P) {
   v->fast = g_settings.fast_leaf;
 }
 
+// y = the monoid's identity and nothing present: where every traversal starts (device pointers).
+int init_outputs(const k2_product *P, uint64_t out_len, cudaStream_t s) {
+  K2CU_TRY("filling y with the identity", launch_init(P->type, P->monoid, P->y, out_len, s));
+  if (P->y_present != nullptr)
+    K2CU_TRY("clearing the presence of y", cudaMemsetAsync(P->y_present, 0, out_len, s));
+  return 0;
+}
+
 // Enqueue the whole product on the stream: init y, then every step of the plan. The vectors of
 // P are device pointers.
 int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scratch,
             cudaStream_t s) {
   const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
-  K2CU_TRY("filling y with the identity", launch_init(P->type, P->monoid, P->y, out_len, s));
-  if (P->y_present != nullptr)
-    K2CU_TRY("clearing the presence of y", cudaMemsetAsync(P->y_present, 0, out_len, s));
+  int rc = init_outputs(P, out_len, s);
+  if (rc != 0) return rc;
   if (m->config == K2_CUDA_CONFIG_ROWS) {
     RowsArgs ra;
     ra.row = m->brow;
@@ -520,18 +527,6 @@ constexpr uint32_t kPruneMaxLevels = 29;
 // Bytes of pinned staging kept for the counters at its start.
 constexpr uint64_t kCountersBytes = 1024;
 
-uint64_t count_set(const uint8_t *flag, uint64_t n) {
-  uint64_t k = 0, i = 0;
-  for (; i + 8 <= n; i += 8) {  // eight bytes at a time: most are zero in a sparse input
-    uint64_t w;
-    memcpy(&w, flag + i, 8);
-    if (w == 0) continue;
-    for (unsigned b = 0; b < 8; b++) k += flag[i + b] != 0;
-  }
-  for (; i < n; i++) k += flag[i] != 0;
-  return k;
-}
-
 // How one product moves its vectors and traverses the tree.
 struct SparsePlan {
   bool in_list = false;   // x travels as its index list and the values at it
@@ -547,7 +542,8 @@ struct SparsePlan {
 
 uint64_t level_width(const DevMatrix *m, uint32_t t) { return m->level_start[t + 1] - m->level_start[t]; }
 
-void sparse_plan(const DevMatrix *m, const Plan *plan, const k2_product *P, SparsePlan *sp) {
+void sparse_plan(const k2_view *A, const DevMatrix *m, const Plan *plan, const k2_product *P,
+                 SparsePlan *sp) {
   *sp = SparsePlan();
   if (P->batch != 1) return;
   const uint64_t n_in = P->left ? m->nrows : m->ncols, n_out = P->left ? m->ncols : m->nrows;
@@ -557,24 +553,18 @@ void sparse_plan(const DevMatrix *m, const Plan *plan, const k2_product *P, Spar
   if (mode == K2_CUDA_PRUNE_NEVER || m->config == K2_CUDA_CONFIG_ROWS || m->levels < 2 ||
       m->levels > kPruneMaxLevels || (P->x_present == nullptr && P->y_skip == nullptr))
     return;
-  sp->k_in = P->x_list != nullptr ? P->x_count : P->x_present ? count_set(P->x_present, n_in) : n_in;
+  sp->k_in = P->x_list != nullptr ? P->x_count : P->x_present ? k2_flags_count(P->x_present, n_in) : n_in;
   sp->k_out = P->y_skip == nullptr        ? n_out
               : P->y_allowed_known ? P->y_allowed
-                                   : n_out - count_set(P->y_skip, n_out);
+                                   : n_out - k2_flags_count(P->y_skip, n_out);
   bool in = P->x_present != nullptr, out = P->y_skip != nullptr;
   if (mode == K2_CUDA_PRUNE_AUTO) {
     in = in && sp->k_in * 8 <= n_in;  // else few stripes would be empty
     out = out && sp->k_out * 4 <= n_out;
   }
   if (!in && !out) return;
-  // at level t at most min(k, 2^t) of the 2^t stripes hold a listed index
-  double visits = 0;
-  for (uint32_t t = m->top_level; t < m->levels; t++) {
-    const double stripes = (double)(UINT64_C(1) << t);
-    const double fi = in ? std::min(1.0, (double)sp->k_in / stripes) : 1.0;
-    const double fo = out ? std::min(1.0, (double)sp->k_out / stripes) : 1.0;
-    visits += (double)level_width(m, t) * fi * fo;
-  }
+  const double visits = k2_product_visits_bound(A, m->top_level, in ? sp->k_in : n_in,
+                                                out ? sp->k_out : n_out);
   const double nodes = (double)m->level_start[m->levels + 1];
   const double full = kLaunchUs * (double)plan->steps.size() + kFullNodeUs * nodes;
   const double pruned = kLaunchUs * (double)(m->levels - m->top_level + 3) + kPrunedNodeUs * visits;
@@ -634,9 +624,8 @@ int enqueue_pruned(const DevMatrix *m, const k2_product *D, const SparsePlan &sp
   if (sp.prune_out)
     K2CU_TRY("summarising the mask",
              launch_stripes_from_flags(out_bm, D->y_skip, false, n_out, side_log, deepest, s));
-  K2CU_TRY("filling y with the identity", launch_init(D->type, D->monoid, D->y, n_out, s));
-  if (D->y_present != nullptr)
-    K2CU_TRY("clearing the presence of y", cudaMemsetAsync(D->y_present, 0, n_out, s));
+  const int rc = init_outputs(D, n_out, s);
+  if (rc != 0) return rc;
   uint64_t *buf = (uint64_t *)(ws + L.frontier);
   const uint64_t cap = sp.capacity, stride = align_up(cap * 8) / 8;
   uint64_t *ids[2] = {buf, buf + 2 * stride}, *codes[2] = {buf + stride, buf + 3 * stride};
@@ -823,7 +812,7 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
   if (rc != 0) return rc;
   const uint64_t vec = vector_bytes(A, P);
   SparsePlan sp;
-  sparse_plan(m, plan, P, &sp);
+  sparse_plan(A, m, plan, P, &sp);
   SparseLayout L;
   memset(&L, 0, sizeof L);
   if (sp.any()) sparse_layout(m, P, sp, plan->bytes + vec, &L);
@@ -894,13 +883,7 @@ int product_device(const k2_view *A, void *device, const k2_product *P) {
   }
   const bool scan = resolve_scan(P->batch);
   if (A->n_internal == 0) {
-    const uint64_t out_len = (P->left ? A->ncols : A->nrows) * P->batch;
-    K2CU_TRY("filling y with the identity",
-             launch_init(P->type, P->monoid, P->y, out_len, g_stream));
-    if (P->y_present) {
-      K2CU_TRY("clearing the presence of y", cudaMemsetAsync(P->y_present, 0, out_len, g_stream));
-    }
-    return 0;
+    return init_outputs(P, (P->left ? A->ncols : A->nrows) * P->batch, g_stream);
   }
   Plan *plan;
   int rc = get_plan(m, A, scan, &plan);

@@ -49,15 +49,7 @@ static bool k2_dispatch_host_suffices(const k2_view *v, const k2_product *P) {
   const uint64_t k_in = P->x_list != NULL ? P->x_count : n_in;
   const uint64_t k_out = P->y_skip != NULL && P->y_allowed_known ? P->y_allowed : n_out;
   if (k_in >= n_in && k_out >= n_out) return false;
-  double visits = 0;
-  for (uint32_t t = 0; t < v->levels; t++) {
-    const double stripes = (double)(UINT64_C(1) << t);
-    const double fi = (double)k_in < stripes ? (double)k_in / stripes : 1.0;
-    const double fo = (double)k_out < stripes ? (double)k_out / stripes : 1.0;
-    visits += (double)(v->level_start[t + 1] - v->level_start[t]) * fi * fo;
-    if (60.0 * visits > K2_HOST_NS_MAX) return false;
-  }
-  return true;
+  return 60.0 * k2_product_visits_bound(v, 0, k_in, k_out) <= K2_HOST_NS_MAX;
 }
 
 GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {

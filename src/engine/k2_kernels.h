@@ -100,6 +100,15 @@ K2_DECLARE_PRODUCT(ref);   // src/cpu: sequential, obviously correct; the oracle
 K2_DECLARE_PRODUCT(omp);   // src/cpu: OpenMP, the fast CPU path
 K2_DECLARE_PRODUCT(cuda);  // src/cuda (via k2_cuda_gateway.h); declines without a device
 
+// How many of flag[0, n) are nonzero (presence or skip bytes; eight at a time past zero words).
+uint64_t k2_flags_count(const uint8_t *flag, uint64_t n);
+
+// The nodes of levels from .. levels-1 that a traversal pruned by k_in present inputs and k_out
+// allowed outputs can visit at most: at level t at most min(k, 2^t) of the 2^t stripes of an
+// axis hold one of k indices. O(levels), from the counts alone (k = the axis's length: that
+// side is not pruned).
+double k2_product_visits_bound(const k2_view *A, uint32_t from, uint64_t k_in, uint64_t k_out);
+
 // Checks shared by all engines: supported (type, monoid, mult) combination. Returns true if
 // the combination is meaningful (e.g. LOR only on BOOL, INDEX not on BOOL).
 bool k2_product_supported(const k2_product *P);
