@@ -32,6 +32,10 @@ int k2grb_demo(int argc, char **argv);
 #define K2_CLI_MAX_FILES 64
 #define K2_CLI_MAX_SOURCES 256
 #define K2_CLI_MAX_TRIALS 1000
+// Largest difference of two FP32 PageRanks (LAGraph or GAP model, tol 1e-4) that agree: a
+// tenth of the tolerance. The engines add in other orders than SuiteSparse, and FP32 sums of
+// thousands of terms round differently (up to 4.4e-6 on a web-like graph of 26,000 pages).
+#define K2_CLI_PAGERANK_AGREE 1e-5
 
 // Every option of every command; each command names the ones it accepts.
 typedef struct {
@@ -54,6 +58,7 @@ typedef struct {
   unsigned scale;                        // --scale (20)
   double edge_factor;                    // --edge-factor (16)
   unsigned long long seed;               // --seed (1)
+  const char *graph;                     // --graph rmat|web|both (demo; "both")
   K2_Engine engine;                      // --engine, else K2GRB_ENGINE (auto)
   const char *engine_word;               // as asked: "auto", "cpu", "cuda", "reference"
   int threads;                           // --threads N (0: OMP_NUM_THREADS or the runtime's)
@@ -176,6 +181,10 @@ void k2_cli_rep_num(k2_cli_report *r, const char *key, const char *fmt, ...) __a
 void k2_cli_rep_raw(k2_cli_report *r, const char *key, const char *text, const char *json);
 // Print (text or JSON by o->json) to stdout and free the report.
 void k2_cli_rep_print(const k2_cli_opts *o, k2_cli_report *r);
+// The items as the last members of a JSON object that the caller has opened on stdout
+// (", \"key\": value" each), for a command whose object holds more than the report (bench,
+// demo); frees them.
+void k2_cli_rep_print_items(k2_cli_report *r);
 
 // Dense copy of an integer vector (absent: missing); NULL when out of memory.
 int64_t *k2_cli_dense_i64(GrB_Vector v, GrB_Index n, int64_t missing);

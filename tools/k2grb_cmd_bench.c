@@ -147,19 +147,13 @@ int k2grb_bench(int argc, char **argv) {
   k2_cli_rep_num(&r, "seconds", "%.3f", k2_cli_now() - t0);
   k2_cli_rep_str(&r, "engine_requested", "%s", o.engine_word);
   k2_cli_rep_tail(&r);
-  if (o.json) printf("]");
-  for (int i = 0; i < r.n; i++) {
-    char key[48];
-    snprintf(key, sizeof key, "%s", r.item[i].key);
-    if (o.json) {
-      printf(", \"%s\": %s", key, r.item[i].json ? r.item[i].json : "null");
-    } else {
-      for (char *c = key; *c; c++) if (*c == '_') *c = ' ';
-      printf("  %-22s %s\n", key, r.item[i].text);
-    }
-    free(r.item[i].json);
+  if (o.json) {
+    printf("]");
+    k2_cli_rep_print_items(&r);
+    printf("}\n");
+  } else {
+    k2_cli_rep_print(&o, &r);
   }
-  if (o.json) printf("}\n");
   K2_finalize();
   return rc < 0 ? 0 : rc;
 }

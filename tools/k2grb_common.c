@@ -161,6 +161,7 @@ static const struct {
     {"damping", true}, {"tol", true},          {"mode", true},        {"scale", true},
     {"edge-factor", true}, {"seed", true},     {"format", true},      {"engine", true},
     {"threads", true}, {"trials", true},   {"ldbc", false},       {"vertices", true},
+    {"graph", true},
 };
 #define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
 #define K2_CLI_OPT_BASE 256
@@ -220,6 +221,10 @@ static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
   if (strcmp(a, "tol") == 0) return k2_cli_double(v, 0, 1, &o->tol);
   if (strcmp(a, "edge-factor") == 0) return k2_cli_double(v, 0.01, 1024, &o->edge_factor);
   if (strcmp(a, "seed") == 0) return k2_cli_ull(v, &o->seed);
+  if (strcmp(a, "graph") == 0) {
+    o->graph = v;
+    return strcmp(v, "rmat") == 0 || strcmp(v, "web") == 0 || strcmp(v, "both") == 0;
+  }
   if (strcmp(a, "mode") == 0) {
     o->mode = v;
     return strcmp(v, "auto") == 0 || strcmp(v, "push") == 0 || strcmp(v, "pull") == 0;
@@ -264,6 +269,7 @@ int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_f
   o->scale = 20;
   o->edge_factor = 16;
   o->seed = 1;
+  o->graph = "both";
   o->engine = K2_ENGINE_AUTO;
   o->engine_word = "auto";
   o->products = k2_cli_allowed(allowed, "--engine");
@@ -321,6 +327,9 @@ int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_f
                             "bad value '%s' for --sources: want 1 to %d vertex ids separated by commas, "
                             "no empty item",
                             optarg, K2_CLI_MAX_SOURCES);
+      }
+      if (strcmp(name, "graph") == 0) {
+        return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for --graph: want rmat, web or both", optarg);
       }
       if (strcmp(name, "engine") == 0) {
         return k2_cli_error(o, K2_CLI_USAGE, "bad value '%s' for --engine: want auto, cpu, cuda or reference",
@@ -927,6 +936,16 @@ void k2_cli_rep_print(const k2_cli_opts *o, k2_cli_report *r) {
     }
   }
   for (int i = 0; i < r->n; i++) free(r->item[i].json);
+  r->n = 0;
+}
+
+void k2_cli_rep_print_items(k2_cli_report *r) {
+  for (int i = 0; i < r->n; i++) {
+    printf(", ");
+    k2_cli_json_string(stdout, r->item[i].key);
+    printf(": %s", r->item[i].json ? r->item[i].json : "null");
+    free(r->item[i].json);
+  }
   r->n = 0;
 }
 

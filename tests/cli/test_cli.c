@@ -5,6 +5,7 @@
 // (SIGTERM, SIGINT, SIGKILL) leave the old file, never a partial one.
 // SPDX-License-Identifier: Apache-2.0
 #define _GNU_SOURCE 1  // mkdtemp
+#include <ctype.h>
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1191,6 +1192,172 @@ static void test_ldbc(void **state) {
   expect_error_saying(a, 2, "--ldbc-iterations", NULL);
 }
 
+// A strict JSON reader, enough to say whether a report parses: skips one value at *p (and the
+// white space around it); false on any syntax error.
+static void json_space(const char **p) {
+  while (**p == ' ' || **p == '\n' || **p == '\t' || **p == '\r') (*p)++;
+}
+
+static bool json_value(const char **p, int depth);
+
+static bool json_str(const char **p) {
+  if (**p != '"') return false;
+  for ((*p)++; **p != '"'; (*p)++) {
+    if ((unsigned char)**p < 0x20) return false;  // also the end of the text
+    if (**p == '\\') {
+      (*p)++;
+      if (**p == 'u') {
+        for (int k = 1; k <= 4; k++) if (!isxdigit((unsigned char)(*p)[k])) return false;
+        *p += 4;
+      } else if (strchr("\"\\/bfnrt", **p) == NULL || **p == '\0') {
+        return false;
+      }
+    }
+  }
+  (*p)++;
+  return true;
+}
+
+static bool json_num(const char **p) {
+  const char *s = *p;
+  if (**p == '-') (*p)++;
+  if (!isdigit((unsigned char)**p)) return false;
+  if (**p == '0' && isdigit((unsigned char)(*p)[1])) return false;  // no leading zeros
+  while (isdigit((unsigned char)**p)) (*p)++;
+  if (**p == '.') {
+    (*p)++;
+    if (!isdigit((unsigned char)**p)) return false;
+    while (isdigit((unsigned char)**p)) (*p)++;
+  }
+  if (**p == 'e' || **p == 'E') {
+    (*p)++;
+    if (**p == '+' || **p == '-') (*p)++;
+    if (!isdigit((unsigned char)**p)) return false;
+    while (isdigit((unsigned char)**p)) (*p)++;
+  }
+  return *p > s;
+}
+
+static bool json_value(const char **p, int depth) {
+  if (depth > 32) return false;
+  json_space(p);
+  bool ok;
+  if (**p == '{' || **p == '[') {
+    char close = **p == '{' ? '}' : ']';
+    bool object = close == '}';
+    (*p)++;
+    json_space(p);
+    ok = true;
+    if (**p != close) {
+      for (;;) {
+        if (object) {
+          json_space(p);
+          if (!json_str(p)) return false;
+          json_space(p);
+          if (*(*p)++ != ':') return false;
+        }
+        if (!json_value(p, depth + 1)) return false;
+        if (**p != ',') break;
+        (*p)++;
+      }
+    }
+    if (**p != close) return false;
+    (*p)++;
+  } else if (**p == '"') {
+    ok = json_str(p);
+  } else if (strncmp(*p, "true", 4) == 0 || strncmp(*p, "null", 4) == 0) {
+    ok = true, *p += 4;
+  } else if (strncmp(*p, "false", 5) == 0) {
+    ok = true, *p += 5;
+  } else {
+    ok = json_num(p);
+  }
+  json_space(p);
+  return ok;
+}
+
+// The whole text is one JSON object.
+static bool json_parses(const char *s) {
+  const char *p = s;
+  json_space(&p);
+  return *p == '{' && json_value(&p, 0) && *p == '\0';
+}
+
+static int count_of(const char *s, const char *w) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, w)) != NULL; p += strlen(w)) n++;
+  return n;
+}
+
+// The demo's two sections: R-MAT (worst case) then the web-like graph (best case), each checked
+// against SuiteSparse; --graph picks them; --json gives the same figures as one object.
+static void test_demo_graphs(void **state) {
+  (void)state;
+  bool device = false;
+  K2_ASSERT_OK(K2_Device_available(&device));
+  assert_int_equal(run("demo --scale 10 --graph both"), 0);
+  char *text = slurp("out.txt");
+  const char *rmat = strstr(text, "k2grb demo: R-MAT scale 10, edge factor 16, seed 1 (generated in ");
+  const char *web = strstr(text, "k2grb demo: web-like graph, ");
+  assert_non_null(rmat);
+  assert_non_null(web);
+  assert_true(rmat < web);
+  assert_int_equal(count_of(text, "agreement with SuiteSparse              yes\n"), 2);
+  assert_int_equal(count_of(text, "best of 5 more; identical\n"), 4);
+  assert_int_equal(count_of(text, "levels identical, parents valid"), 2);
+  assert_non_null(strstr(text, "  check passed           yes\n"));
+  if (device) {
+    assert_non_null(strstr(text, "k2grb demo: CUDA device initialised in "));
+    assert_int_equal(count_of(text, "tree upload to the GPU"), 2);
+  } else {
+    assert_non_null(strstr(text, "k2grb demo: the products run on the CPU (no CUDA device"));
+    assert_null(strstr(text, "upload"));
+  }
+  // the web-like graph has about as many edges as the R-MAT one asked for (2^10 * 16)
+  const char *e = strstr(web, "edges (distinct)");
+  assert_non_null(e);
+  long edges = strtol(e + strlen("edges (distinct)"), NULL, 10);
+  assert_true(edges > 16384 * 8 / 10 && edges < 16384 * 12 / 10);
+  // --json: one object that parses, a section per graph, the keys of every command
+  assert_int_equal(run("demo --scale 10 --json"), 0);
+  char *json = slurp("out.txt");
+  assert_true(json_parses(json));
+  const char *keys[] = {"\"command\": \"demo\"", "\"device\": {\"gpu\": ", "\"graphs\": [", "\"graph\": \"rmat\"",
+                        "\"graph\": \"web\"", "\"nodes\": ", "\"edges\": ", "\"bytes_k2\": ", "\"bits_per_edge\": ",
+                        "\"bytes_csr_fp32\": ", "\"bytes_csr_bool\": ", "\"upload_seconds\": ", "\"products\": {",
+                        "\"right\": {", "\"left\": {", "\"first_seconds\": ", "\"best_seconds\": ", "\"bfs\": {",
+                        "\"pagerank\": {", "\"max_abs_diff\": ", "\"seconds\": ", "\"engine\": ", "\"threads\": ",
+                        "\"version\": ", "\"argv\": [\"", "\"engine_requested\": \"auto\""};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    if (strstr(json, keys[k]) == NULL) fail_msg("demo --json: no %s in %s", keys[k], json);
+  }
+  assert_int_equal(count_of(json, "\"check_passed\": true"), 3);  // each graph and the whole run
+  assert_int_equal(count_of(json, "\"verdict\": \"identical\""), 4);
+  // the same figures as the text: the graphs are generated alike
+  const char *r = strstr(json, "\"graph\": \"rmat\""), *w = strstr(json, "\"graph\": \"web\"");
+  assert_true(r != NULL && w != NULL && r < w);
+  assert_true(json_number(w, "edges") == (double)edges);
+  const char *n = strstr(rmat, "edges (distinct)");
+  assert_true(json_number(r, "edges") == (double)strtol(n + strlen("edges (distinct)"), NULL, 10));
+  assert_true(json_number(r, "nodes") == 1024);
+  free(json);
+  free(text);
+  // one graph or the other
+  assert_int_equal(run("demo --scale 10 --graph web"), 0);
+  text = slurp("out.txt");
+  assert_null(strstr(text, "R-MAT"));
+  assert_non_null(strstr(text, "web-like graph"));
+  free(text);
+  assert_int_equal(run("demo --scale=9 --graph=rmat --json"), 0);
+  json = slurp("out.txt");
+  assert_true(json_parses(json));
+  assert_null(strstr(json, "\"graph\": \"web\""));
+  assert_non_null(strstr(json, "\"graph\": \"rmat\""));
+  free(json);
+  expect_error_saying("demo --graph bogus", 2, "bad value 'bogus' for --graph", "rmat, web or both");
+  expect_error_saying("demo --graph", 2, "option --graph needs a value", NULL);
+}
+
 static int setup(void **state) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/k2grb_cli_test_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) return -1;
@@ -1216,6 +1383,6 @@ int main(void) {
       cmocka_unit_test(test_source_lists), cmocka_unit_test_teardown(test_engine_threads_trials, clear_cli_env),
       cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case),
       cmocka_unit_test_teardown(test_progress, clear_progress_env), cmocka_unit_test(test_remap_one_based),
-      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_foreign_k2)};
+      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_foreign_k2), cmocka_unit_test(test_demo_graphs)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
