@@ -73,4 +73,26 @@ static inline void k2a_clear(char *msg) {
     return (code);                                             \
   } while (0)
 
+// Degrees of A as INT64 with no entry for a vertex without edges (LAGraph's): out-degrees (the
+// row counts, A 1) or in-degrees (the column counts, 1' A: a left product of the same tree).
+// k2_graph.inc, compiled for both storages; internal to the library.
+#define K2A_INTERNAL __attribute__((visibility("hidden")))
+K2A_INTERNAL GrB_Info k2a_degree_grb(GrB_Vector *degree, GrB_Matrix A, GrB_Index n, bool in);
+K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n, bool in);
+// The out-degrees an algorithm reads (*use): G's cached ones, computed now if G has none (G
+// keeps them), or without a graph (G NULL) new ones in *own, which the caller frees.
+K2A_INTERNAL GrB_Info k2a_out_degree_grb(GrB_Vector *use, GrB_Vector *own, GrB_Matrix A, K2_Graph G,
+                                         GrB_Index n);
+K2A_INTERNAL GrB_Info k2a_out_degree_k2(GrB_Vector *use, GrB_Vector *own, K2_Matrix A, K2_Graph G,
+                                        GrB_Index n);
+
+// The check of every _graph entry point: G is there and holds exactly one matrix.
+static inline GrB_Info k2a_graph_check(K2_Graph G, const char *fn, char *msg) {
+  if (G == NULL) return k2a_fail(msg, GrB_NULL_POINTER, fn, "G is NULL", NULL);
+  if ((G->K == NULL) == (G->A == NULL)) {
+    return k2a_fail(msg, GrB_INVALID_OBJECT, fn, "G holds no matrix, or two (not made by K2_Graph_new)", NULL);
+  }
+  return GrB_SUCCESS;
+}
+
 #endif

@@ -5,8 +5,9 @@
 // into msg (K2_MSG_LEN bytes; msg may be NULL). Each body is written once against GraphBLAS
 // names and the overlay (k2grb/overlay.h) and compiled twice: the _grb entry point takes a
 // GrB_Matrix (SuiteSparse does every product), the _k2 entry point a K2_Matrix (the products
-// run on the tree, natively where the bridge can). The unsuffixed names dispatch on the
-// matrix type (C11 _Generic).
+// run on the tree, natively where the bridge can). BFS and PageRank also take a K2_Graph (the
+// _graph entry points: a matrix of either storage and its cached degrees, as LAGraph_Graph).
+// The unsuffixed names dispatch on the type of the matrix or graph (C11 _Generic).
 //
 // The adjacency matrix A is square; A(i,j) present means an edge i -> j. Values are ignored
 // (the pattern is the graph). Outputs are new objects owned by the caller; on error they are
@@ -33,6 +34,55 @@ typedef enum {
 } K2_BfsMode;
 
 //==============================================================================================
+// graph objects: the adjacency matrix and properties computed once (LAGraph_Graph)
+//==============================================================================================
+
+// LAGraph_Kind, with LAGraph's values.
+typedef enum {
+  K2_ADJACENCY_UNDIRECTED = 0,  // A is symmetric (the caller says so: it is not checked)
+  K2_ADJACENCY_DIRECTED = 1
+} K2_GraphKind;
+
+// A graph owns its adjacency matrix, in one storage: a k²-tree (K) or a SuiteSparse matrix (A),
+// and keeps what algorithms derive from it, computed on first use. Like LAGraph_Graph its
+// fields are there to read; only the K2_Graph_ calls set them. Change the matrix through G->K or
+// G->A only with a K2_Graph_deleteCached after it: the cached properties do not follow it.
+// A graph is not safe to use from several threads until its properties are cached (the first
+// use computes them): call K2_Graph_cachedOutDegree / InDegree first.
+struct K2_Graph_struct {
+  K2_Matrix K;            // the adjacency as a k²-tree, or NULL
+  GrB_Matrix A;           // the adjacency in SuiteSparse, or NULL (exactly one of K, A is set)
+  K2_GraphKind kind;
+  GrB_Vector out_degree;  // INT64, no entry for a vertex without out-edges; NULL until cached
+  GrB_Vector in_degree;   // the same for in-edges; undirected: the same object as out_degree
+};
+typedef struct K2_Graph_struct *K2_Graph;
+
+// A new graph that takes the matrix over, as LAGraph_New: *A is set to NULL and belongs to *G
+// (K2_Graph_free frees it). A must be square. On an error *G is NULL and *A is left as it was.
+// Errors: GrB_NULL_POINTER (G, A or *A NULL), GrB_INVALID_VALUE (kind), GrB_DIMENSION_MISMATCH
+// (A not square), GrB_OUT_OF_MEMORY; what *A's size query returns for a broken matrix.
+// K2_Graph_new picks the storage from A's type.
+GrB_Info K2_Graph_new_k2(K2_Graph *G, K2_Matrix *A, K2_GraphKind kind, char *msg);
+GrB_Info K2_Graph_new_grb(K2_Graph *G, GrB_Matrix *A, K2_GraphKind kind, char *msg);
+#define K2_Graph_new(G, A, kind, msg) \
+  _Generic((A), K2_Matrix *: K2_Graph_new_k2, default: K2_Graph_new_grb)(G, A, kind, msg)
+// Free the graph, its matrix and its cached properties; *G = NULL. G or *G NULL: nothing to do.
+GrB_Info K2_Graph_free(K2_Graph *G, char *msg);
+// Compute G->out_degree (G->in_degree) unless it is there already: a second call returns at
+// once and keeps the same object. Undirected: in_degree is out_degree (one vector).
+GrB_Info K2_Graph_cachedOutDegree(K2_Graph G, char *msg);
+GrB_Info K2_Graph_cachedInDegree(K2_Graph G, char *msg);
+// Drop the cached properties (after the matrix changed); the next use computes them again.
+GrB_Info K2_Graph_deleteCached(K2_Graph G, char *msg);
+
+// The algorithms on a graph (the _graph entry points below): the same bodies as on a matrix,
+// with G's cached out-degrees (computed on first use and kept) instead of new ones each call,
+// so repeated calls (benchmark trials, PageRank with other parameters) compute them once.
+// Results are those of the matrix entry points on G's matrix, bit for bit. Errors: those of
+// the matrix entry points, and GrB_NULL_POINTER for G NULL (outputs NULL).
+
+//==============================================================================================
 // breadth-first search from one source (LAGr_BreadthFirstSearch semantics)
 //==============================================================================================
 
@@ -47,6 +97,10 @@ GrB_Info K2_bfs_mode_grb(GrB_Vector *level, GrB_Vector *parent, GrB_Matrix A, Gr
                          K2_BfsMode mode, char *msg);
 GrB_Info K2_bfs_mode_k2(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index src,
                         K2_BfsMode mode, char *msg);
+// On a graph: the push/pull switch reads G's cached out-degrees.
+GrB_Info K2_bfs_graph(GrB_Vector *level, GrB_Vector *parent, K2_Graph G, GrB_Index src, char *msg);
+GrB_Info K2_bfs_mode_graph(GrB_Vector *level, GrB_Vector *parent, K2_Graph G, GrB_Index src,
+                           K2_BfsMode mode, char *msg);
 
 //==============================================================================================
 // multi-source BFS: hop distances from up to K2_MSBFS_MAX sources at once
@@ -86,6 +140,13 @@ GrB_Info K2_pagerank_ldbc_grb(GrB_Vector *rank, GrB_Matrix A, double damping, in
                               char *msg);
 GrB_Info K2_pagerank_ldbc_k2(GrB_Vector *rank, K2_Matrix A, double damping, int iterations,
                              char *msg);
+// The three models on a graph, with G's cached out-degrees.
+GrB_Info K2_pagerank_graph(GrB_Vector *rank, int *iters, K2_Graph G, float damping, float tol,
+                           int itermax, char *msg);
+GrB_Info K2_pagerank_gap_graph(GrB_Vector *rank, int *iters, K2_Graph G, float damping, float tol,
+                               int itermax, char *msg);
+GrB_Info K2_pagerank_ldbc_graph(GrB_Vector *rank, K2_Graph G, double damping, int iterations,
+                                char *msg);
 
 //==============================================================================================
 // hop-count single-source shortest paths and weakly connected components
@@ -108,17 +169,20 @@ GrB_Info K2_wcc_k2(GrB_Vector *component, int *rounds, K2_Matrix A, char *msg);
 //==============================================================================================
 
 #define K2_ALG_PICK(A, name) _Generic((A), K2_Matrix: name##_k2, default: name##_grb)
-#define K2_bfs(level, parent, A, src, msg) K2_ALG_PICK(A, K2_bfs)(level, parent, A, src, msg)
+// the algorithms that also take a K2_Graph
+#define K2_ALG_PICK_G(A, name) \
+  _Generic((A), K2_Graph: name##_graph, K2_Matrix: name##_k2, default: name##_grb)
+#define K2_bfs(level, parent, A, src, msg) K2_ALG_PICK_G(A, K2_bfs)(level, parent, A, src, msg)
 #define K2_bfs_mode(level, parent, A, src, mode, msg) \
-  K2_ALG_PICK(A, K2_bfs_mode)(level, parent, A, src, mode, msg)
+  K2_ALG_PICK_G(A, K2_bfs_mode)(level, parent, A, src, mode, msg)
 #define K2_msbfs(dist, A, sources, ns, reverse, msg) \
   K2_ALG_PICK(A, K2_msbfs)(dist, A, sources, ns, reverse, msg)
 #define K2_pagerank(rank, iters, A, damping, tol, itermax, msg) \
-  K2_ALG_PICK(A, K2_pagerank)(rank, iters, A, damping, tol, itermax, msg)
+  K2_ALG_PICK_G(A, K2_pagerank)(rank, iters, A, damping, tol, itermax, msg)
 #define K2_pagerank_gap(rank, iters, A, damping, tol, itermax, msg) \
-  K2_ALG_PICK(A, K2_pagerank_gap)(rank, iters, A, damping, tol, itermax, msg)
+  K2_ALG_PICK_G(A, K2_pagerank_gap)(rank, iters, A, damping, tol, itermax, msg)
 #define K2_pagerank_ldbc(rank, A, damping, iterations, msg) \
-  K2_ALG_PICK(A, K2_pagerank_ldbc)(rank, A, damping, iterations, msg)
+  K2_ALG_PICK_G(A, K2_pagerank_ldbc)(rank, A, damping, iterations, msg)
 #define K2_sssp_hops(dist, A, src, msg) K2_ALG_PICK(A, K2_sssp_hops)(dist, A, src, msg)
 #define K2_wcc(component, rounds, A, msg) K2_ALG_PICK(A, K2_wcc)(component, rounds, A, msg)
 

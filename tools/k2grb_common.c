@@ -54,6 +54,11 @@ const char *k2_cli_alg_words(const char *msg, char *buf, size_t cap) {
   static const struct {
     const char *fn, *words;
   } names[] = {{"K2_bfs", "BFS"},
+               {"K2_bfs_graph", "BFS"},
+               {"K2_pagerank_ldbc_graph", "PageRank (LDBC)"},
+               {"K2_pagerank_gap_graph", "PageRank (GAP)"},
+               {"K2_pagerank_graph", "PageRank"},
+               {"K2_Graph_new", "graph"},
                {"K2_msbfs", "multi-source BFS"},
                {"K2_pagerank_ldbc", "PageRank (LDBC)"},
                {"K2_pagerank_gap", "PageRank (GAP)"},

@@ -1,0 +1,307 @@
+// test_graph.c: K2_Graph, a matrix of either storage with its degrees cached (LAGraph_Graph).
+// The algorithms on a graph give the matrix entry points' results bit for bit (PageRank in its
+// three models, BFS); the cached degrees equal SuiteSparse's row and column counts, are
+// computed once and dropped by K2_Graph_deleteCached; bad arguments leave the caller's objects
+// as they were.
+// SPDX-License-Identifier: Apache-2.0
+#include "alg_test_util.h"
+
+// The graph of a test: the same edges as a tree graph and a SuiteSparse graph (each owning a
+// copy of the alg_graph's matrix).
+typedef struct {
+  alg_graph g;
+  K2_Graph tree, csr;
+} graph_pair;
+
+static void pair_make(graph_pair *p, K2_GraphKind kind) {
+  char msg[K2_MSG_LEN];
+  K2_Matrix K = NULL;
+  GrB_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_dup(&K, p->g.K));
+  K2_ASSERT_OK(GrB_Matrix_dup(&A, p->g.G));
+  K2_ASSERT_OK(K2_Graph_new(&p->tree, &K, kind, msg));
+  K2_ASSERT_OK(K2_Graph_new(&p->csr, &A, kind, msg));
+  assert_null(K);  // taken over
+  assert_null(A);
+  assert_true(p->tree->K != NULL && p->tree->A == NULL);
+  assert_true(p->csr->A != NULL && p->csr->K == NULL);
+  assert_null(p->tree->out_degree);
+  assert_null(p->tree->in_degree);
+}
+
+static void pair_free(graph_pair *p) {
+  K2_ASSERT_OK(K2_Graph_free(&p->tree, NULL));
+  K2_ASSERT_OK(K2_Graph_free(&p->csr, NULL));
+  assert_null(p->tree);
+  alg_graph_free(&p->g);
+}
+
+// A web-like graph of n pages: sinks, hubs, long BFS paths.
+static void pair_web(graph_pair *p, GrB_Index n) {
+  K2_Edges E;
+  K2_WebParams wp;
+  K2_WebParams_default(&wp);
+  K2_ASSERT_OK(K2_Gen_web(&E, n, &wp));
+  alg_graph_from_pairs(&p->g, n, E.I, E.J, E.nvals);
+  K2_Edges_free(&E);
+}
+
+// The dense values of two FP32 or FP64 vectors, equal bit for bit (same pattern too).
+static void assert_same_vector(GrB_Vector a, GrB_Vector b) {
+  GrB_Index na, nb, n;
+  K2_ASSERT_OK(GrB_Vector_size(&n, a));
+  K2_ASSERT_OK(GrB_Vector_nvals(&na, a));
+  K2_ASSERT_OK(GrB_Vector_nvals(&nb, b));
+  assert_int_equal(na, nb);
+  GrB_Index *ia = malloc((na + 1) * sizeof(GrB_Index)), *ib = malloc((nb + 1) * sizeof(GrB_Index));
+  double *xa = malloc((na + 1) * sizeof(double)), *xb = malloc((nb + 1) * sizeof(double));
+  K2_ASSERT_OK(GrB_Vector_extractTuples_FP64(ia, xa, &na, a));
+  K2_ASSERT_OK(GrB_Vector_extractTuples_FP64(ib, xb, &nb, b));
+  assert_memory_equal(ia, ib, na * sizeof(GrB_Index));
+  assert_memory_equal(xa, xb, na * sizeof(double));  // FP32 values widen exactly
+  free(ia), free(ib), free(xa), free(xb);
+}
+
+// Every PageRank model on a graph equals the matrix entry point on the same storage, twice
+// (the second call on cached degrees); the out-degrees are computed by the first call, kept by
+// the second.
+static void check_pagerank_models(graph_pair *p) {
+  char msg[K2_MSG_LEN];
+  for (int st = 0; st < 2; st++) {
+    K2_Graph G = st ? p->tree : p->csr;
+    for (int model = 0; model < 3; model++) {
+      for (int call = 0; call < 2; call++) {
+        GrB_Vector r1 = NULL, r2 = NULL;
+        int i1 = -1, i2 = -2;
+        if (model == 0) {
+          K2_ASSERT_OK(st ? K2_pagerank_k2(&r1, &i1, G->K, 0.85f, 1e-4f, 100, msg)
+                          : K2_pagerank_grb(&r1, &i1, G->A, 0.85f, 1e-4f, 100, msg));
+          K2_ASSERT_OK(K2_pagerank(&r2, &i2, G, 0.85f, 1e-4f, 100, msg));  // _Generic: the graph
+        } else if (model == 1) {
+          K2_ASSERT_OK(st ? K2_pagerank_gap_k2(&r1, &i1, G->K, 0.85f, 1e-4f, 100, msg)
+                          : K2_pagerank_gap_grb(&r1, &i1, G->A, 0.85f, 1e-4f, 100, msg));
+          K2_ASSERT_OK(K2_pagerank_gap_graph(&r2, &i2, G, 0.85f, 1e-4f, 100, msg));
+        } else {
+          K2_ASSERT_OK(st ? K2_pagerank_ldbc_k2(&r1, G->K, 0.85, 12, msg)
+                          : K2_pagerank_ldbc_grb(&r1, G->A, 0.85, 12, msg));
+          K2_ASSERT_OK(K2_pagerank_ldbc_graph(&r2, G, 0.85, 12, msg));
+          i1 = i2 = 12;
+        }
+        assert_int_equal(i1, i2);
+        assert_same_vector(r1, r2);
+        GrB_free(&r1);
+        GrB_free(&r2);
+        assert_non_null(G->out_degree);
+      }
+    }
+  }
+}
+
+static void test_pagerank_same(void **state) {
+  (void)state;
+  static const char *files[] = {"lagraph/karate.mtx", "lagraph/west0067.mtx", "lagraph/ldbc-directed-example.mtx"};
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    graph_pair p;
+    if (!alg_graph_load(&p.g, files[f], false)) continue;
+    pair_make(&p, K2_ADJACENCY_DIRECTED);
+    check_pagerank_models(&p);
+    pair_free(&p);
+  }
+  // generated: no data folder needed
+  graph_pair p;
+  pair_web(&p, 20000);
+  pair_make(&p, K2_ADJACENCY_DIRECTED);
+  check_pagerank_models(&p);
+  // the iteration count too when PageRank does not converge: the same failure, no output
+  GrB_Vector r = NULL;
+  int it = -1;
+  assert_int_equal(K2_pagerank_graph(&r, &it, p.tree, 0.85f, 1e-4f, 2, NULL), K2_CONVERGENCE_FAILURE);
+  assert_null(r);
+  pair_free(&p);
+}
+
+// BFS on a graph: the levels of a serial BFS in every mode, parents valid, on both storages.
+static void test_bfs_same(void **state) {
+  (void)state;
+  graph_pair p;
+  pair_web(&p, 5000);
+  pair_make(&p, K2_ADJACENCY_DIRECTED);
+  char msg[K2_MSG_LEN];
+  int64_t *want = malloc(p.g.n * sizeof(int64_t));
+  GrB_Index sources[] = {0, 17, 2500, 4999};
+  for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {
+    alg_oracle_bfs(want, p.g.n, p.g.rowptr, p.g.col, sources[s]);
+    for (int st = 0; st < 2; st++) {
+      for (int mode = K2_BFS_AUTO; mode <= K2_BFS_PULL; mode++) {
+        GrB_Vector level = NULL, parent = NULL;
+        K2_Graph G = st ? p.tree : p.csr;
+        if (mode == K2_BFS_AUTO) K2_ASSERT_OK(K2_bfs(&level, &parent, G, sources[s], msg));
+        else K2_ASSERT_OK(K2_bfs_mode(&level, &parent, G, sources[s], (K2_BfsMode)mode, msg));
+        alg_check_bfs(&p.g, sources[s], level, parent, want);
+        GrB_free(&level);
+        GrB_free(&parent);
+      }
+    }
+  }
+  assert_non_null(p.tree->out_degree);  // the push/pull switch read them
+  free(want);
+  pair_free(&p);
+}
+
+// The row (in: column) counts of A by SuiteSparse's own reduction.
+static void grb_degrees(int64_t *deg, GrB_Matrix A, GrB_Index n, bool in) {
+  GrB_Vector d = NULL;
+  K2_ASSERT_OK(GrB_Vector_new(&d, GrB_INT64, n));
+  K2_ASSERT_OK(GrB_reduce(d, NULL, NULL, GrB_PLUS_MONOID_INT64, A, in ? GrB_DESC_T0 : NULL));
+  alg_dense_int64(deg, d, n, 0);
+  GrB_free(&d);
+}
+
+// Cached degrees: equal to SuiteSparse's counts (no entry for 0), computed once, one vector for
+// both directions of an undirected graph, dropped by K2_Graph_deleteCached.
+static void test_degrees(void **state) {
+  (void)state;
+  graph_pair p;
+  pair_web(&p, 3000);
+  pair_make(&p, K2_ADJACENCY_DIRECTED);
+  GrB_Index n = p.g.n;
+  int64_t *want = malloc(n * sizeof(int64_t)), *got = malloc(n * sizeof(int64_t));
+  char msg[K2_MSG_LEN];
+  for (int st = 0; st < 2; st++) {
+    K2_Graph G = st ? p.tree : p.csr;
+    for (int in = 0; in < 2; in++) {
+      grb_degrees(want, p.g.G, n, in);
+      K2_ASSERT_OK(in ? K2_Graph_cachedInDegree(G, msg) : K2_Graph_cachedOutDegree(G, msg));
+      GrB_Vector d = in ? G->in_degree : G->out_degree;
+      assert_non_null(d);
+      GrB_Type t;
+      K2_ASSERT_OK(GxB_Vector_type(&t, d));
+      assert_true(t == GrB_INT64);
+      GrB_Index nv, nonzero = 0;
+      K2_ASSERT_OK(GrB_Vector_nvals(&nv, d));
+      for (GrB_Index i = 0; i < n; i++) nonzero += want[i] != 0;
+      assert_int_equal(nv, nonzero);  // no entry for a vertex without edges, as LAGraph's
+      alg_dense_int64(got, d, n, 0);
+      assert_memory_equal(got, want, n * sizeof(int64_t));
+      // a second call keeps the same object
+      K2_ASSERT_OK(in ? K2_Graph_cachedInDegree(G, msg) : K2_Graph_cachedOutDegree(G, msg));
+      assert_ptr_equal(in ? G->in_degree : G->out_degree, d);
+    }
+    assert_true(G->in_degree != G->out_degree);
+  }
+  // computed once: an edge added behind the cache's back does not show until deleteCached
+  GrB_Index u = 0;
+  while (p.g.rowptr[u + 1] - p.g.rowptr[u] == n || alg_has_edge(&p.g, u, 1)) u++;
+  int64_t before;
+  alg_dense_int64(got, p.tree->out_degree, n, 0);
+  before = got[u];
+  K2_ASSERT_OK(K2_Matrix_setElement(p.tree->K, u, 1));
+  K2_ASSERT_OK(GrB_Matrix_setElement_BOOL(p.csr->A, true, u, 1));
+  for (int st = 0; st < 2; st++) {
+    K2_Graph G = st ? p.tree : p.csr;
+    GrB_Vector r = NULL;
+    int it;
+    K2_ASSERT_OK(K2_pagerank_graph(&r, &it, G, 0.85f, 1e-4f, 100, msg));  // reads the cache
+    GrB_free(&r);
+    alg_dense_int64(got, G->out_degree, n, 0);
+    assert_int_equal(got[u], before);
+    K2_ASSERT_OK(K2_Graph_deleteCached(G, msg));
+    assert_null(G->out_degree);
+    assert_null(G->in_degree);
+    K2_ASSERT_OK(K2_Graph_cachedOutDegree(G, msg));
+    alg_dense_int64(got, G->out_degree, n, 0);
+    assert_int_equal(got[u], before + 1);
+  }
+  pair_free(&p);
+  // undirected: one vector serves both
+  pair_web(&p, 500);
+  pair_make(&p, K2_ADJACENCY_UNDIRECTED);
+  K2_ASSERT_OK(K2_Graph_cachedInDegree(p.tree, msg));
+  assert_non_null(p.tree->in_degree);
+  assert_ptr_equal(p.tree->in_degree, p.tree->out_degree);
+  K2_ASSERT_OK(K2_Graph_deleteCached(p.tree, msg));  // freed once
+  assert_null(p.tree->in_degree);
+  K2_ASSERT_OK(K2_Graph_cachedOutDegree(p.csr, msg));
+  K2_ASSERT_OK(K2_Graph_cachedInDegree(p.csr, msg));
+  assert_ptr_equal(p.csr->in_degree, p.csr->out_degree);
+  pair_free(&p);  // frees the shared vector once
+  free(want), free(got);
+}
+
+// Bad arguments: the code, a message naming the function, the caller's objects as they were.
+static void test_errors(void **state) {
+  (void)state;
+  char msg[K2_MSG_LEN];
+  K2_Matrix K = NULL, R = NULL;
+  GrB_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&K, 4, 4));
+  K2_ASSERT_OK(K2_Matrix_setElement(K, 0, 1));
+  K2_ASSERT_OK(GrB_Matrix_new(&A, GrB_BOOL, 4, 4));
+  K2_ASSERT_OK(K2_Matrix_new(&R, 3, 4));
+  K2_Graph G = (K2_Graph)&msg;  // set to NULL by every failure
+  assert_int_equal(K2_Graph_new(NULL, &K, K2_ADJACENCY_DIRECTED, msg), GrB_NULL_POINTER);
+  assert_non_null(strstr(msg, "K2_Graph_new: G is NULL"));
+  assert_non_null(K);
+  assert_int_equal(K2_Graph_new_k2(&G, NULL, K2_ADJACENCY_DIRECTED, msg), GrB_NULL_POINTER);
+  assert_null(G);
+  K2_Matrix none = NULL;
+  G = (K2_Graph)&msg;
+  assert_int_equal(K2_Graph_new(&G, &none, K2_ADJACENCY_DIRECTED, msg), GrB_NULL_POINTER);
+  assert_null(G);
+  assert_non_null(strstr(msg, "A is NULL"));
+  assert_int_equal(K2_Graph_new(&G, &K, (K2_GraphKind)7, msg), GrB_INVALID_VALUE);
+  assert_non_null(strstr(msg, "K2_Graph_new: unknown kind 7"));
+  assert_null(G);
+  assert_non_null(K);  // still the caller's
+  GrB_Index nv = 0;
+  K2_ASSERT_OK(K2_Matrix_nvals(&nv, K));
+  assert_int_equal(nv, 1);
+  assert_int_equal(K2_Graph_new(&G, &A, (K2_GraphKind)-1, msg), GrB_INVALID_VALUE);
+  assert_non_null(A);
+  assert_int_equal(K2_Graph_new(&G, &R, K2_ADJACENCY_DIRECTED, msg), GrB_DIMENSION_MISMATCH);
+  assert_non_null(strstr(msg, "not square (3 x 4)"));
+  assert_non_null(R);
+  // NULL graphs
+  assert_int_equal(K2_Graph_cachedOutDegree(NULL, msg), GrB_NULL_POINTER);
+  assert_non_null(strstr(msg, "K2_Graph_cachedOutDegree: G is NULL"));
+  assert_int_equal(K2_Graph_cachedInDegree(NULL, msg), GrB_NULL_POINTER);
+  assert_int_equal(K2_Graph_deleteCached(NULL, msg), GrB_NULL_POINTER);
+  GrB_Vector r = (GrB_Vector)&msg, l = (GrB_Vector)&msg;
+  int it;
+  assert_int_equal(K2_pagerank_graph(&r, &it, NULL, 0.85f, 1e-4f, 100, msg), GrB_NULL_POINTER);
+  assert_null(r);
+  assert_non_null(strstr(msg, "K2_pagerank_graph: G is NULL"));
+  r = (GrB_Vector)&msg;
+  assert_int_equal(K2_pagerank_ldbc_graph(&r, NULL, 0.85, 3, msg), GrB_NULL_POINTER);
+  assert_null(r);
+  assert_int_equal(K2_bfs_graph(&l, NULL, NULL, 0, msg), GrB_NULL_POINTER);
+  assert_null(l);
+  K2_ASSERT_OK(K2_Graph_free(NULL, msg));
+  K2_Graph nothing = NULL;
+  K2_ASSERT_OK(K2_Graph_free(&nothing, msg));
+  // a graph's algorithm with bad parameters: its code, the graph's name, no degrees computed
+  K2_ASSERT_OK(K2_Graph_new(&G, &K, K2_ADJACENCY_DIRECTED, msg));
+  assert_int_equal(K2_pagerank_graph(&r, &it, G, 1.5f, 1e-4f, 100, msg), GrB_INVALID_VALUE);
+  assert_null(r);
+  assert_non_null(strstr(msg, "K2_pagerank_graph: need 0 < damping < 1"));
+  assert_int_equal(K2_pagerank_gap_graph(&r, NULL, G, 0.85f, 1e-4f, 100, msg), GrB_NULL_POINTER);
+  assert_int_equal(K2_pagerank_ldbc_graph(&r, G, 0.85, -1, msg), GrB_INVALID_VALUE);
+  assert_int_equal(K2_bfs_graph(&l, NULL, G, 4, msg), GrB_INVALID_INDEX);
+  assert_non_null(strstr(msg, "K2_bfs_graph: source vertex 4 is out of range"));
+  assert_null(l);
+  assert_null(G->out_degree);
+  // a graph not made by K2_Graph_new (no matrix)
+  struct K2_Graph_struct empty = {0};
+  assert_int_equal(K2_pagerank_graph(&r, &it, &empty, 0.85f, 1e-4f, 100, msg), GrB_INVALID_OBJECT);
+  assert_int_equal(K2_Graph_cachedOutDegree(&empty, msg), GrB_INVALID_OBJECT);
+  K2_ASSERT_OK(K2_Graph_free(&G, msg));
+  K2_Matrix_free(&R);
+  GrB_free(&A);
+}
+
+int main(void) {
+  k2_test_filter_from_env();
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_pagerank_same), cmocka_unit_test(test_bfs_same),
+                                     cmocka_unit_test(test_degrees), cmocka_unit_test(test_errors)};
+  return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
+}
