@@ -7,7 +7,7 @@
 #include "k2grb_cli.h"
 
 static const k2_cli_command k2_cli_commands[] = {
-    {"demo", k2grb_demo, "R-MAT graph -> tree; BFS, PageRank, products checked against SuiteSparse"},
+    {"demo", k2grb_demo, "R-MAT and web-like graphs -> trees; products, BFS, PageRank checked against SuiteSparse"},
     {"convert", k2grb_convert, "convert a graph file (any format) to .k2, Matrix Market or an edge list"},
     {"info", k2grb_info, "nodes, edges, levels, bits per edge, bytes by part against a CSR"},
     {"bfs", k2grb_bfs, "breadth-first search from one source (levels or parents)"},
