@@ -38,6 +38,11 @@ static inline GrB_Info k2a_fail(char *msg, GrB_Info info, const char *fn, const 
   return info;
 }
 
+// BFS with its vectors on the GPU (k2_bfs_device.c), for a K2_Matrix the device serves; the
+// arguments checked by the caller. GrB_NOT_IMPLEMENTED when the device cannot take it.
+GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index src,
+                       K2_BfsMode mode, char *msg);
+
 static inline void k2a_clear(char *msg) {
   if (msg != NULL) msg[0] = '\0';
 }

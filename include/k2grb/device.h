@@ -82,4 +82,52 @@ GrB_Info K2_Device_resetPeak(void);
 // Free the shared workspace (scratch and vector buffers; the next product allocates it again).
 GrB_Info K2_Device_trim(void);
 
+// ---- device-resident vectors ------------------------------------------------------------------
+// A vector that lives on the GPU (values and one presence byte per entry), for loops that keep
+// their state on the device between products: a BFS's frontier, visited set, levels and parents
+// never travel to the host; each product returns only its count of entries. The operations are
+// the few such loops need; a GrB_Vector goes in or out with one copy (import / export). Without
+// a GPU (or a CUDA build) K2_DeviceVector_new returns GrB_NOT_IMPLEMENTED.
+typedef struct K2_DeviceVector_opaque *K2_DeviceVector;
+
+// A vector of n entries of type (GrB_BOOL, GrB_INT32, GrB_INT64, GrB_FP32 or GrB_FP64), empty.
+GrB_Info K2_DeviceVector_new(K2_DeviceVector *v, GrB_Type type, GrB_Index n);
+GrB_Info K2_DeviceVector_free(K2_DeviceVector *v);
+GrB_Info K2_DeviceVector_size(GrB_Index *n, const K2_DeviceVector v);
+// Entries present: known on the host after a product, a clear or a full assignment; otherwise
+// counted on the device (one wait).
+GrB_Info K2_DeviceVector_nvals(GrB_Index *nvals, const K2_DeviceVector v);
+GrB_Info K2_DeviceVector_clear(K2_DeviceVector v);
+// v(i) = x, cast to v's type as GraphBLAS casts.
+GrB_Info K2_DeviceVector_setElement_INT64(K2_DeviceVector v, int64_t x, GrB_Index i);
+GrB_Info K2_DeviceVector_setElement_FP64(K2_DeviceVector v, double x, GrB_Index i);
+// v = u: the entries of a GrB_Vector of the same size and type, one copy to the device.
+GrB_Info K2_DeviceVector_import(K2_DeviceVector v, GrB_Vector u);
+// *u = a new GrB_Vector with v's type and entries, one copy from the device.
+GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v);
+// v<s(m)> = w (GrB_assign with a structural mask, no accumulator): where m has an entry, v
+// takes w's entry, or loses its own where w has none. m NULL: everywhere (v = w).
+GrB_Info K2_DeviceVector_assign(K2_DeviceVector v, const K2_DeviceVector m, const K2_DeviceVector w);
+// v<s(m)> = x (m NULL: every entry).
+GrB_Info K2_DeviceVector_assign_INT64(K2_DeviceVector v, const K2_DeviceVector m, int64_t x);
+GrB_Info K2_DeviceVector_assign_FP64(K2_DeviceVector v, const K2_DeviceVector m, double x);
+// The sum of v's entries (exact for BOOL and the integers).
+GrB_Info K2_DeviceVector_reduce_INT64(int64_t *sum, const K2_DeviceVector v);
+GrB_Info K2_DeviceVector_reduce_FP64(double *sum, const K2_DeviceVector v);
+
+// w<mask> = A u and w'<mask> = u' A on device vectors: GrB_mxv / GrB_vxm without an
+// accumulator, for the semirings the engines run natively (others: GrB_NOT_IMPLEMENTED, naming
+// the reason). The descriptor's mask settings (structure, complement) and the transpose of A are
+// honoured; a mask requires GrB_REPLACE (the result replaces w). w may be u or the mask. A is
+// uploaded at its first such product (K2_Matrix_upload). w is unchanged on any error.
+GrB_Info K2_mxv_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
+                       const K2_Matrix A, const K2_DeviceVector u, const GrB_Descriptor desc);
+GrB_Info K2_vxm_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
+                       const K2_DeviceVector u, const K2_Matrix A, const GrB_Descriptor desc);
+
+// Whether products of A run on the GPU under the current engine choice: the CUDA engine chosen
+// and a device present, or AUTO with a device and A large enough that a full product costs the
+// host more than one call to the device. Algorithms use it to keep a whole run on the device.
+GrB_Info K2_Matrix_deviceServes(bool *serves, K2_Matrix A);
+
 #endif

@@ -25,6 +25,7 @@ typedef enum {
 GrB_Info K2_set_engine(K2_Engine engine);
 GrB_Info K2_get_engine(K2_Engine *engine);
 GrB_Info K2_set_strict(bool strict);
+GrB_Info K2_get_strict(bool *strict);
 // Which engine ran the last product of this thread.
 K2_Engine K2_last_engine(void);
 const char *K2_engine_name(K2_Engine engine);

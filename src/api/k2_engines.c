@@ -27,6 +27,12 @@ GrB_Info K2_set_strict(bool strict) {
   return GrB_SUCCESS;
 }
 
+GrB_Info K2_get_strict(bool *strict) {
+  if (strict == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_get_strict: strict is NULL");
+  *strict = k2_dispatch_strict();
+  return GrB_SUCCESS;
+}
+
 K2_Engine K2_last_engine(void) { return k2_dispatch_last(); }
 
 const char *K2_engine_name(K2_Engine engine) {

@@ -542,8 +542,19 @@ struct SparsePlan {
 
 uint64_t level_width(const DevMatrix *m, uint32_t t) { return m->level_start[t + 1] - m->level_start[t]; }
 
+// The present inputs and the allowed outputs of a product whose vectors are on the host.
+void host_counts(const DevMatrix *m, const k2_product *P, uint64_t *k_in, uint64_t *k_out) {
+  const uint64_t n_in = P->left ? m->nrows : m->ncols, n_out = P->left ? m->ncols : m->nrows;
+  *k_in = P->x_list != nullptr ? P->x_count : P->x_present ? k2_flags_count(P->x_present, n_in) : n_in;
+  *k_out = P->y_skip == nullptr  ? n_out
+           : P->y_allowed_known ? P->y_allowed
+                                : n_out - k2_flags_count(P->y_skip, n_out);
+}
+
+// k_in, k_out: the present inputs and the allowed outputs (the caller counts them: on the host
+// for host vectors, known beforehand for device-resident ones).
 void sparse_plan(const k2_view *A, const DevMatrix *m, const Plan *plan, const k2_product *P,
-                 SparsePlan *sp) {
+                 uint64_t k_in, uint64_t k_out, SparsePlan *sp) {
   *sp = SparsePlan();
   if (P->batch != 1) return;
   const uint64_t n_in = P->left ? m->nrows : m->ncols, n_out = P->left ? m->ncols : m->nrows;
@@ -553,10 +564,8 @@ void sparse_plan(const k2_view *A, const DevMatrix *m, const Plan *plan, const k
   if (mode == K2_CUDA_PRUNE_NEVER || m->config == K2_CUDA_CONFIG_ROWS || m->levels < 2 ||
       m->levels > kPruneMaxLevels || (P->x_present == nullptr && P->y_skip == nullptr))
     return;
-  sp->k_in = P->x_list != nullptr ? P->x_count : P->x_present ? k2_flags_count(P->x_present, n_in) : n_in;
-  sp->k_out = P->y_skip == nullptr        ? n_out
-              : P->y_allowed_known ? P->y_allowed
-                                   : n_out - k2_flags_count(P->y_skip, n_out);
+  sp->k_in = k_in;
+  sp->k_out = k_out;
   bool in = P->x_present != nullptr, out = P->y_skip != nullptr;
   if (mode == K2_CUDA_PRUNE_AUTO) {
     in = in && sp->k_in * 8 <= n_in;  // else few stripes would be empty
@@ -812,7 +821,14 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
   if (rc != 0) return rc;
   const uint64_t vec = vector_bytes(A, P);
   SparsePlan sp;
-  sparse_plan(A, m, plan, P, &sp);
+  if (P->batch == 1 && g_settings.prune != K2_CUDA_PRUNE_NEVER &&
+      (P->x_present != nullptr || P->y_skip != nullptr)) {
+    uint64_t k_in, k_out;
+    host_counts(m, P, &k_in, &k_out);
+    sparse_plan(A, m, plan, P, k_in, k_out, &sp);
+  } else {
+    sparse_plan(A, m, plan, P, 0, 0, &sp);
+  }
   SparseLayout L;
   memset(&L, 0, sizeof L);
   if (sp.any()) sparse_layout(m, P, sp, plan->bytes + vec, &L);
@@ -893,6 +909,124 @@ int product_device(const k2_view *A, void *device, const k2_product *P) {
   rc = ensure_workspace(plan->bytes);
   if (rc != 0) return rc;
   return run(m, plan, m->plan_id[scan ? 1 : 0], P, (char *)g_ws);
+}
+
+// ---- products on device-resident vectors ------------------------------------------------------
+
+// A product whose vectors stay on the device (K2_DeviceVector): the mask becomes skip bytes in
+// the workspace, the traversal is pruned or full by the same estimate as for host vectors (the
+// counts come from the caller, who knows them without reading the device), and the present
+// outputs are counted on the device. One wait per product: for the counters, which say whether
+// the pruned frontier overflowed and how many outputs are present.
+int product_resident(const k2_view *A, void *device, const k2_product *P, const k2_cuda_mask *mask,
+                     uint64_t *y_nvals) {
+  if (!check_product(A, P) || P->batch != 1 || P->y_present == nullptr)
+    return fail(K2_DECLINED, "CUDA engine: product not supported on device vectors");
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  DevMatrix *m = (DevMatrix *)device;
+  if (m == nullptr)
+    return fail(kGrbInvalidValue, "CUDA engine: a product on device vectors needs a resident matrix");
+  cudaStream_t s = g_stream;
+  const uint64_t n_in = P->left ? A->nrows : A->ncols, n_out = P->left ? A->ncols : A->nrows;
+  int rc = ensure_staging(kCountersBytes);
+  if (rc != 0) return rc;
+  unsigned long long *hcnt = (unsigned long long *)g_host;
+  if (A->n_internal == 0) {
+    rc = init_outputs(P, n_out, s);
+    if (rc != 0) return rc;
+    K2CU_TRY("running the product", cudaStreamSynchronize(s));
+    *y_nvals = 0;
+    return 0;
+  }
+  const bool scan = resolve_scan(1);
+  Plan *plan;
+  rc = get_plan(m, A, scan, &plan);
+  if (rc != 0) return rc;
+  k2_product D = *P;
+  D.x_list = nullptr;
+  D.y_list = nullptr;
+  D.y_count = nullptr;
+  D.y_skip = nullptr;
+  uint64_t skip_off = 0;
+  // the skip bytes' place is known only after the layout; any non-NULL value plans the same
+  if (mask != nullptr) D.y_skip = (const uint8_t *)P->y_present;
+  const uint64_t k_in = P->x_present != nullptr ? P->x_count : n_in;
+  const uint64_t k_out = mask == nullptr ? n_out : P->y_allowed_known ? P->y_allowed : n_out;
+  SparsePlan sp;
+  sparse_plan(A, m, plan, &D, k_in, k_out, &sp);
+  SparseLayout L;
+  memset(&L, 0, sizeof L);
+  sparse_layout(m, &D, sp, plan->bytes, &L);  // the counters always; bitmaps, frontier if pruned
+  skip_off = plan->bytes + L.bytes;
+  const uint64_t need = skip_off + (mask != nullptr ? align_up(n_out) : 0);
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED, "CUDA engine: the product needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+  rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  char *ws = (char *)g_ws;
+  if (mask != nullptr) {
+    D.y_skip = (const uint8_t *)(ws + skip_off);
+    K2CU_TRY("turning the mask into skip bytes",
+             launch_mask_skip((uint8_t *)(ws + skip_off), mask->present, mask->values, mask->type,
+                              mask->structural, mask->complement, n_out, s));
+  }
+  unsigned long long *cnt = (unsigned long long *)(ws + L.counters);
+  const uint64_t ncnt = m->levels + 1;
+  auto full = [&]() -> int {
+    K2CU_TRY("clearing the counters", cudaMemsetAsync(cnt, 0, ncnt * 8, s));
+    return enqueue(m, plan, &D, ws, s);
+  };
+  auto count_and_wait = [&]() -> int {
+    K2CU_TRY("counting the present outputs", launch_count_present(D.y_present, n_out, &cnt[m->levels], s));
+    K2CU_TRY("copying the counters to the host", cudaMemcpyAsync(hcnt, cnt, ncnt * 8, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the product", cudaStreamSynchronize(s));
+    return 0;
+  };
+  bool pruned = sp.prune();
+  rc = pruned ? enqueue_pruned(m, &D, sp, ws, L, s) : full();
+  if (rc == 0) rc = count_and_wait();
+  if (rc != 0) return rc;
+  uint64_t expanded = 0;
+  if (pruned) {
+    bool overflow = false;
+    for (uint32_t t = m->top_level; t < m->levels; t++) {
+      overflow |= hcnt[t] > sp.capacity;
+      if (t + 1 < m->levels) expanded += hcnt[t];
+    }
+    if (overflow) {  // a level held more nodes than the frontier: the full traversal instead
+      pruned = false;
+      rc = full();
+      if (rc == 0) rc = count_and_wait();
+      if (rc != 0) return rc;
+    }
+  }
+  if (P->report != nullptr) {
+    P->report->traversal = !pruned ? "full"
+                           : sp.prune_in && sp.prune_out ? "pruned by the input and the mask"
+                           : sp.prune_in ? "pruned by the input"
+                                         : "pruned by the mask";
+    P->report->inputs = pruned && sp.prune_in ? sp.k_in : 0;
+    P->report->outputs = pruned && sp.prune_out ? sp.k_out : 0;
+    P->report->expanded = pruned ? expanded : 0;
+    P->report->estimate = sp.estimate;
+    P->report->nodes = m->level_start[m->levels + 1];
+  }
+  *y_nvals = hcnt[m->levels];
+  return 0;
+}
+
+// A small device counter for the vector operations that return a count or a sum.
+void *g_vec_scratch = nullptr;
+constexpr uint64_t kVecScratchBytes = 64;
+
+int vec_scratch(void **p) {
+  if (g_vec_scratch == nullptr) {
+    cudaError_t e = dev_alloc(&g_vec_scratch, kVecScratchBytes);
+    if (e != cudaSuccess) return cuda_fail(e, "allocating the vector counters");
+  }
+  *p = g_vec_scratch;
+  return ensure_staging(kCountersBytes);
 }
 
 }  // namespace
@@ -1017,6 +1151,11 @@ void k2_cuda_trim(void) {
     g_host = nullptr;
     g_host_bytes = 0;
   }
+  if (g_vec_scratch != nullptr) {  // the device vectors' counters
+    cudaStreamSynchronize(g_stream);
+    dev_free(g_vec_scratch, kVecScratchBytes);
+    g_vec_scratch = nullptr;
+  }
   if (g_ws == nullptr) return;
   cudaStreamSynchronize(g_stream);
   dev_free(g_ws, g_ws_bytes);
@@ -1040,6 +1179,96 @@ void *k2_cuda_malloc(uint64_t bytes) {
 }
 
 void k2_cuda_free(void *p, uint64_t bytes) { dev_free(p, bytes); }
+
+int k2_cuda_product_resident(const k2_view *A, void *device, const k2_product *P,
+                             const k2_cuda_mask *mask, uint64_t *y_nvals) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return product_resident(A, device, P, mask, y_nvals);
+}
+
+void *k2_cuda_vector_alloc(uint64_t bytes) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) {
+    fail(K2_DECLINED, "CUDA engine: no CUDA device");
+    return nullptr;
+  }
+  void *p = nullptr;
+  cudaError_t e = dev_alloc(&p, bytes == 0 ? 1 : bytes);
+  if (e != cudaSuccess) {
+    cuda_fail(e, "allocating a device vector");
+    return nullptr;
+  }
+  return p;
+}
+
+void k2_cuda_vector_free(void *p, uint64_t bytes) {
+  if (p == nullptr) return;
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  cudaStreamSynchronize(g_stream);  // no product in flight may still use it
+  dev_free(p, bytes == 0 ? 1 : bytes);
+}
+
+int k2_cuda_vector_copy(void *dst, const void *src, uint64_t bytes, int kind) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  if (bytes == 0) return 0;
+  const cudaMemcpyKind k = kind == K2_CUDA_COPY_UP     ? cudaMemcpyHostToDevice
+                           : kind == K2_CUDA_COPY_DOWN ? cudaMemcpyDeviceToHost
+                                                       : cudaMemcpyDeviceToDevice;
+  K2CU_TRY("copying a device vector", cudaMemcpyAsync(dst, src, bytes, k, g_stream));
+  K2CU_TRY("copying a device vector", cudaStreamSynchronize(g_stream));
+  return 0;
+}
+
+int k2_cuda_vector_fill(void *p, int byte, uint64_t bytes) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  if (bytes == 0) return 0;
+  K2CU_TRY("filling a device vector", cudaMemsetAsync(p, byte, bytes, g_stream));
+  return 0;
+}
+
+int k2_cuda_vector_assign(void *v, uint8_t *vp, const uint8_t *m, const void *w, const uint8_t *wp,
+                          const void *scalar, uint32_t ts, uint64_t n) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  uint64_t bits = 0;
+  if (scalar != nullptr) memcpy(&bits, scalar, ts);
+  K2CU_TRY("assigning to a device vector", launch_assign(v, vp, m, w, wp, bits, ts, n, g_stream));
+  return 0;
+}
+
+int k2_cuda_vector_count(const uint8_t *p, uint64_t n, uint64_t *count) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  void *d;
+  int rc = vec_scratch(&d);
+  if (rc != 0) return rc;
+  unsigned long long *c = (unsigned long long *)d;
+  K2CU_TRY("counting a device vector's entries", cudaMemsetAsync(c, 0, 8, g_stream));
+  K2CU_TRY("counting a device vector's entries", launch_count_present(p, n, c, g_stream));
+  K2CU_TRY("counting a device vector's entries", cudaMemcpyAsync(g_host, c, 8, cudaMemcpyDeviceToHost, g_stream));
+  K2CU_TRY("counting a device vector's entries", cudaStreamSynchronize(g_stream));
+  *count = *(unsigned long long *)g_host;
+  return 0;
+}
+
+int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, int64_t *isum,
+                       double *fsum) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  void *d;
+  int rc = vec_scratch(&d);
+  if (rc != 0) return rc;
+  K2CU_TRY("summing a device vector", cudaMemsetAsync(d, 0, 16, g_stream));
+  K2CU_TRY("summing a device vector",
+           launch_sum(x, p, t, n, (unsigned long long *)d, (double *)((char *)d + 8), g_stream));
+  K2CU_TRY("summing a device vector", cudaMemcpyAsync(g_host, d, 16, cudaMemcpyDeviceToHost, g_stream));
+  K2CU_TRY("summing a device vector", cudaStreamSynchronize(g_stream));
+  memcpy(isum, g_host, 8);
+  memcpy(fsum, (char *)g_host + 8, 8);
+  return 0;
+}
 
 uint64_t k2_cuda_set_frontier_max(uint64_t nodes) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);

@@ -109,6 +109,48 @@ uint64_t k2_cuda_live_allocations(void);
 // Free the shared workspace (scratch + vector buffers) and the recorded graphs' workspace use.
 void k2_cuda_trim(void);
 
+// ---- device-resident vectors (K2_DeviceVector, src/api/k2_device_vector.c) --------------------
+// A vector on the device is its values (k2_type_size bytes each) and one presence byte per entry.
+// Every call below works on the engine's stream and returns 0 or a GrB_Info code (as int), with
+// K2_DECLINED when there is no device; the ones that return a number wait for it.
+
+// A mask on the device: entry i allows output i when present[i] is nonzero and (structural, or
+// its value, of `type`, is nonzero), negated by `complement`.
+typedef struct {
+  const uint8_t *present;
+  const void *values;  // may be NULL when structural
+  k2_type type;
+  bool structural, complement;
+} k2_cuda_mask;
+
+// A product whose vectors are device pointers (x, x_present, y, y_present; y_present required),
+// on the resident matrix `device`, for one vector. x_count: the present inputs (with x_present);
+// y_allowed_known / y_allowed: the outputs the mask allows, when the caller knows them. The
+// engine prunes or takes the full traversal by its cost estimate, waits, and sets *y_nvals to the
+// present outputs. P->y_skip is ignored: the mask comes as `mask` (NULL: none).
+int k2_cuda_product_resident(const k2_view *A, void *device, const k2_product *P,
+                             const k2_cuda_mask *mask, uint64_t *y_nvals);
+// Device memory through the engine's counters; NULL with a message when there is none.
+void *k2_cuda_vector_alloc(uint64_t bytes);
+void k2_cuda_vector_free(void *p, uint64_t bytes);
+#define K2_CUDA_COPY_UP 0    // host to device
+#define K2_CUDA_COPY_DOWN 1  // device to host
+#define K2_CUDA_COPY_ON 2    // device to device
+// A copy, waited for.
+int k2_cuda_vector_copy(void *dst, const void *src, uint64_t bytes, int kind);
+// memset on the device (not waited for: later calls on the stream see it).
+int k2_cuda_vector_fill(void *p, int byte, uint64_t bytes);
+// Where m[i] is nonzero: v[i] = w[i] and vp[i] = wp[i] (w != NULL), or v[i] = the scalar (ts
+// bytes) and vp[i] = 1. Not waited for.
+int k2_cuda_vector_assign(void *v, uint8_t *vp, const uint8_t *m, const void *w, const uint8_t *wp,
+                          const void *scalar, uint32_t ts, uint64_t n);
+// How many of p[0, n) are nonzero.
+int k2_cuda_vector_count(const uint8_t *p, uint64_t n, uint64_t *count);
+// The sum of the present values of x (type t): exact in *isum for BOOL and the integers, in
+// *fsum (double) for the floats.
+int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, int64_t *isum,
+                       double *fsum);
+
 // Error glue for the .cu files: record a message as the thread's last error and return info.
 int k2_cuda_fail(int info, const char *message);
 

@@ -15,6 +15,14 @@ namespace k2cu {
 // Threads per block of every traversal kernel: a block owns kBlock consecutive nodes.
 constexpr int kBlock = 256;
 
+// Blocks of a grid-stride kernel over n items: one per kBlock items, at most cap.
+constexpr unsigned kMaxGrid = 2048;  // 16 blocks per SM of an H200
+inline unsigned grid_for(uint64_t n, unsigned cap) {
+  uint64_t b = (n + kBlock - 1) / kBlock;
+  if (b == 0) b = 1;
+  return (unsigned)(b < cap ? b : cap);
+}
+
 // Signature (4 bits) of internal node p.
 __device__ __forceinline__ unsigned nibble(const uint64_t *sig, uint64_t p) {
   return (unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u);
@@ -155,6 +163,20 @@ size_t select_temp_bytes(uint64_t n);
 cudaError_t launch_list_outputs(void *temp, size_t temp_bytes, const uint8_t *present, uint64_t n,
                                 uint64_t *list, unsigned long long *count, const void *y,
                                 uint32_t ts, void *vals, cudaStream_t s);
+
+// ---- device-resident vectors (k2_cuda_vector.cu) ----
+// skip[i] = 1 where the mask does not allow output i (see k2_cuda_mask), i < n.
+cudaError_t launch_mask_skip(uint8_t *skip, const uint8_t *present, const void *values, k2_type type,
+                             bool structural, bool complement, uint64_t n, cudaStream_t s);
+// *count += how many of p[0, n) are nonzero.
+cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long long *count,
+                                 cudaStream_t s);
+// Where m[i]: v[i] = w[i], vp[i] = wp[i] (w != NULL) or v[i] = scalar (its low ts bytes), vp[i] = 1.
+cudaError_t launch_assign(void *v, uint8_t *vp, const uint8_t *m, const void *w, const uint8_t *wp,
+                          uint64_t scalar, uint32_t ts, uint64_t n, cudaStream_t s);
+// *isum += the present values (BOOL and integers), *fsum += them (floats).
+cudaError_t launch_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n,
+                       unsigned long long *isum, double *fsum, cudaStream_t s);
 
 }  // namespace k2cu
 

@@ -156,14 +156,6 @@ __global__ void gather_output_kernel(const uint64_t *list, const unsigned long l
   }
 }
 
-unsigned grid_for(uint64_t n, unsigned cap) {
-  uint64_t b = (n + kBlock - 1) / kBlock;
-  if (b == 0) b = 1;
-  return (unsigned)(b < cap ? b : cap);
-}
-
-constexpr unsigned kMaxGrid = 2048;  // blocks of a grid-stride kernel (16 per SM of an H200)
-
 }  // namespace
 
 cudaError_t launch_stripes_from_list(uint32_t *bm, const uint64_t *list, uint64_t k,

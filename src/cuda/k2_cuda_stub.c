@@ -88,3 +88,44 @@ uint64_t k2_cuda_set_frontier_max(uint64_t nodes) {
   (void)nodes;
   return 0;
 }
+
+int k2_cuda_product_resident(const k2_view *A, void *device, const k2_product *P,
+                             const k2_cuda_mask *mask, uint64_t *y_nvals) {
+  (void)mask;
+  if (y_nvals) *y_nvals = 0;
+  return k2_cuda_product(A, device, P);
+}
+void *k2_cuda_vector_alloc(uint64_t bytes) {
+  (void)bytes;
+  k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+  return NULL;
+}
+void k2_cuda_vector_free(void *p, uint64_t bytes) {
+  (void)p;
+  (void)bytes;
+}
+int k2_cuda_vector_copy(void *dst, const void *src, uint64_t bytes, int kind) {
+  (void)dst, (void)src, (void)bytes, (void)kind;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
+int k2_cuda_vector_fill(void *p, int byte, uint64_t bytes) {
+  (void)p, (void)byte, (void)bytes;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
+int k2_cuda_vector_assign(void *v, uint8_t *vp, const uint8_t *m, const void *w, const uint8_t *wp,
+                          const void *scalar, uint32_t ts, uint64_t n) {
+  (void)v, (void)vp, (void)m, (void)w, (void)wp, (void)scalar, (void)ts, (void)n;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
+int k2_cuda_vector_count(const uint8_t *p, uint64_t n, uint64_t *count) {
+  (void)p, (void)n;
+  if (count) *count = 0;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
+int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, int64_t *isum,
+                       double *fsum) {
+  (void)x, (void)p, (void)t, (void)n;
+  if (isum) *isum = 0;
+  if (fsum) *fsum = 0;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}

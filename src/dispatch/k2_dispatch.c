@@ -30,6 +30,8 @@ void k2_dispatch_set_choice(K2_Engine engine) { k2_engine_choice = engine; }
 K2_Engine k2_dispatch_choice(void) { return k2_engine_choice; }
 void k2_dispatch_set_strict(bool strict) { k2_strict = strict; }
 K2_Engine k2_dispatch_last(void) { return k2_engine_last; }
+void k2_dispatch_set_last(K2_Engine engine) { k2_engine_last = engine; }
+bool k2_dispatch_strict(void) { return k2_strict; }
 
 // AUTO with a GPU: a single-vector product that costs the host less than one call to the device
 // (copies, launches, synchronisations: 50-110 us on the H200) runs on the host. Host costs are
@@ -50,6 +52,20 @@ static bool k2_dispatch_host_suffices(const k2_view *v, const k2_product *P) {
   const uint64_t k_out = P->y_skip != NULL && P->y_allowed_known ? P->y_allowed : n_out;
   if (k_in >= n_in && k_out >= n_out) return false;
   return 60.0 * k2_product_visits_bound(v, 0, k_in, k_out) <= K2_HOST_NS_MAX;
+}
+
+bool k2_dispatch_device_serves(K2_Matrix A) {
+  const K2_Engine choice = k2_engine_choice;
+  if (choice != K2_ENGINE_CUDA && choice != K2_ENGINE_AUTO) return false;
+  if (!k2_cuda_engine.available(NULL, 0)) return false;
+  if (choice == K2_ENGINE_CUDA) return true;
+  if (k2_matrix_wait(A) != GrB_SUCCESS) return false;
+  k2_view v;
+  k2_tree_view(&v, &A->tree, A->weight);
+  k2_product P;
+  memset(&P, 0, sizeof P);
+  P.batch = 1;
+  return !k2_dispatch_host_suffices(&v, &P);
 }
 
 GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {

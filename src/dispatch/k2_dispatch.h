@@ -16,11 +16,18 @@
 // K2_last_engine).
 GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran);
 
+// Whether a full single-vector product of A would run on the GPU: the CUDA engine chosen and a
+// device present, or AUTO with a device and A too large for the host rule (k2_dispatch.c).
+bool k2_dispatch_device_serves(K2_Matrix A);
+
 // The engine choice (AUTO: the GPU when present), strict mode, and the engine that ran the
 // calling thread's last product.
 void k2_dispatch_set_choice(K2_Engine engine);
 K2_Engine k2_dispatch_choice(void);
 void k2_dispatch_set_strict(bool strict);
 K2_Engine k2_dispatch_last(void);
+// Products outside k2_dispatch_product (on device vectors) record their engine here.
+void k2_dispatch_set_last(K2_Engine engine);
+bool k2_dispatch_strict(void);
 
 #endif

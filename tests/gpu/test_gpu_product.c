@@ -7,13 +7,16 @@
 // (tests/support/k2_real_graphs.c; skipped where absent). Values are dyadic (k/64) so that floating-point sums are
 // exact in any order and every comparison is bit-exact; one test checks non-dyadic FP32 sums
 // against the 1e-6 relative bound. ANY is checked for validity (between MIN and MAX, same
-// presence). Exits 77 (skipped) without a GPU.
+// presence). Also the device-resident vectors (K2_DeviceVector: products against the reference
+// engine, the element-wise operations against GraphBLAS) and BFS run whole on the device against
+// the host's. Exits 77 (skipped) without a GPU.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "k2_oracle.h"
+#include "k2grb_algorithms.h"
 #include "k2_real_graphs.h"
 #include "k2_test.h"
 
@@ -1139,6 +1142,347 @@ static void test_default_config(void **state) {
   k2_coo_free(&L);
 }
 
+
+// ---- device-resident vectors (K2_DeviceVector) and algorithms whole on the device ----------
+
+// A GrB_Vector of type t with k entries at random places (dyadic values; BOOL true or false).
+static GrB_Vector dv_random(GrB_Type t, uint64_t n, uint64_t k, k2_rng *rng) {
+  GrB_Vector u = NULL;
+  K2_ASSERT_OK(GrB_Vector_new(&u, t, n));
+  for (uint64_t e = 0; e < k; e++) {
+    const uint64_t i = k == n ? e : k2_rng_below(rng, n);
+    const int64_t v = (int64_t)k2_rng_below(rng, 129) - 32;
+    if (t == GrB_FP64 || t == GrB_FP32) K2_ASSERT_OK(GrB_Vector_setElement_FP64(u, (double)v / 64.0, i));
+    else if (t == GrB_BOOL) K2_ASSERT_OK(GrB_Vector_setElement_BOOL(u, (v & 1) != 0, i));
+    else K2_ASSERT_OK(GrB_Vector_setElement_INT64(u, v, i));
+  }
+  K2_ASSERT_OK(GrB_wait(u, GrB_MATERIALIZE));
+  return u;
+}
+
+// The entries of u as FP64 (dense image, absent = NaN marker via present[]).
+static void dv_dense(GrB_Vector u, uint64_t n, double *x, uint8_t *present) {
+  GrB_Index nv = 0;
+  K2_ASSERT_OK(GrB_Vector_nvals(&nv, u));
+  GrB_Index *I = malloc((nv + 1) * sizeof *I);
+  double *X = malloc((nv + 1) * sizeof *X);
+  assert_non_null(I);
+  assert_non_null(X);
+  K2_ASSERT_OK(GrB_Vector_extractTuples_FP64(I, X, &nv, u));
+  memset(present, 0, n);
+  for (GrB_Index k = 0; k < nv; k++) {
+    x[I[k]] = X[k];
+    present[I[k]] = 1;
+  }
+  free(I);
+  free(X);
+}
+
+// got (from the device) against want (the reference engine): the same entries, the same values;
+// for ANY_SECONDI each value is a valid witness (an edge from a present input entry).
+static void dv_compare(GrB_Vector got, GrB_Vector want, uint64_t n, bool any_index, K2_Matrix A,
+                       GrB_Vector u, bool left, const char *what) {
+  GrB_Index un = 0;
+  K2_ASSERT_OK(GrB_Vector_size(&un, u));
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *ux = malloc(un * sizeof *ux);
+  uint8_t *xp = malloc(n), *yp = malloc(n), *up = malloc(un);
+  assert_true(x && y && xp && yp && ux && up);
+  dv_dense(got, n, x, xp);
+  dv_dense(want, n, y, yp);
+  if (any_index) dv_dense(u, un, ux, up);
+  for (uint64_t i = 0; i < n; i++) {
+    if (xp[i] != yp[i]) fail_msg("%s: entry %llu present %d on the device, %d in the reference", what,
+                                 (unsigned long long)i, xp[i], yp[i]);
+    if (!xp[i]) continue;
+    if (any_index) {
+      const uint64_t s = (uint64_t)x[i];
+      bool edge = false;
+      assert_true(s < un && up[s]);
+      K2_ASSERT_OK(K2_Matrix_isEntry(&edge, A, left ? s : i, left ? i : s));
+      if (!edge) fail_msg("%s: entry %llu names %llu, not an in-neighbour", what, (unsigned long long)i,
+                          (unsigned long long)s);
+    } else if (!(x[i] == y[i])) {
+      fail_msg("%s: entry %llu is %g on the device, %g in the reference", what, (unsigned long long)i, x[i], y[i]);
+    }
+  }
+  free(x), free(y), free(ux), free(xp), free(yp), free(up);
+}
+
+static void test_device_vectors(void **state) {
+  (void)state;
+  K2_DeviceMemory m0;
+  K2_ASSERT_OK(K2_Device_trim());
+  K2_ASSERT_OK(K2_Device_memory(&m0));
+  const uint64_t nr = 2500, nc = 3001;
+  k2_coo_list L;
+  random_list(&L, nr, nc, g_quick ? 8000 : 30000, 41);
+  k2_coo_canonical(&L);
+  K2_Matrix A = k2_test_matrix(&L, NULL);
+  k2_rng rng = {4242};
+  struct {
+    GrB_Semiring s;
+    GrB_Type t;   // w's type (and u's when the multiply reads it)
+    bool any_index;
+  } sems[] = {
+      {GrB_PLUS_TIMES_SEMIRING_FP64, GrB_FP64, false}, {GrB_MIN_PLUS_SEMIRING_INT64, GrB_INT64, false},
+      {GxB_ANY_SECONDI_INT32, GrB_INT32, true},        {GxB_ANY_PAIR_BOOL, GrB_BOOL, false},
+      {GrB_LOR_LAND_SEMIRING_BOOL, GrB_BOOL, false},   {GxB_PLUS_PAIR_INT64, GrB_INT64, false},
+      {GrB_PLUS_TIMES_SEMIRING_FP32, GrB_FP32, false},
+  };
+  const K2_DevicePruning modes[] = {K2_PRUNING_AUTO, K2_PRUNING_ALWAYS, K2_PRUNING_NEVER};
+  int cases = 0;
+  char what[160];
+  for (size_t si = 0; si < sizeof sems / sizeof sems[0]; si++)
+    for (int vxm = 0; vxm < 2; vxm++) {
+      const uint64_t n_in = vxm ? nr : nc, n_out = vxm ? nc : nr;
+      const uint64_t fills[] = {0, 1, 5, n_in / 2, n_in};
+      for (size_t fi = 0; fi < 5; fi++)
+        for (int mk = 0; mk < 5; mk++) {  // none, structural complemented, structural, valued, valued complemented
+          if (g_quick && (fi == 3 || mk == 4)) continue;
+          GrB_Vector u = dv_random(sems[si].t, n_in, fills[fi], &rng);
+          GrB_Vector mask = mk == 0 ? NULL : dv_random(GrB_BOOL, n_out, n_out / (mk == 1 ? 3 : 2), &rng);
+          GrB_Descriptor desc = mk == 0 ? NULL : mk == 1 ? GrB_DESC_RSC : mk == 2 ? GrB_DESC_RS
+                                : mk == 3 ? GrB_DESC_R : GrB_DESC_RC;
+          // the reference engine on GrB_Vectors
+          GrB_Vector want = NULL;
+          K2_ASSERT_OK(GrB_Vector_new(&want, sems[si].t, n_out));
+          K2_ASSERT_OK(K2_set_engine(K2_ENGINE_REFERENCE));
+          if (vxm) K2_ASSERT_OK(K2_vxm(want, mask, NULL, sems[si].s, u, A, desc));
+          else K2_ASSERT_OK(K2_mxv(want, mask, NULL, sems[si].s, A, u, desc));
+          K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+          K2_DeviceVector du = NULL, dw = NULL, dm = NULL;
+          K2_ASSERT_OK(K2_DeviceVector_new(&du, sems[si].t, n_in));
+          K2_ASSERT_OK(K2_DeviceVector_import(du, u));
+          K2_ASSERT_OK(K2_DeviceVector_new(&dw, sems[si].t, n_out));
+          K2_ASSERT_OK(K2_DeviceVector_assign_INT64(dw, NULL, 7));  // replaced by the product
+          if (mask != NULL) {
+            K2_ASSERT_OK(K2_DeviceVector_new(&dm, GrB_BOOL, n_out));
+            K2_ASSERT_OK(K2_DeviceVector_import(dm, mask));
+          }
+          for (size_t mo = 0; mo < 3; mo++) {
+            K2_ASSERT_OK(K2_Device_setPruning(modes[mo]));
+            if (vxm) K2_ASSERT_OK(K2_vxm_device(dw, dm, sems[si].s, du, A, desc));
+            else K2_ASSERT_OK(K2_mxv_device(dw, dm, sems[si].s, A, du, desc));
+            assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+            GrB_Vector got = NULL;
+            K2_ASSERT_OK(K2_DeviceVector_export(&got, dw));
+            GrB_Index gnv = 0, dnv = 0;
+            K2_ASSERT_OK(GrB_Vector_nvals(&gnv, got));
+            K2_ASSERT_OK(K2_DeviceVector_nvals(&dnv, dw));
+            assert_int_equal(gnv, dnv);
+            snprintf(what, sizeof what, "semiring %zu %s, u %llu entries, mask kind %d, pruning %zu", si,
+                     vxm ? "vxm" : "mxv", (unsigned long long)fills[fi], mk, mo);
+            dv_compare(got, want, n_out, sems[si].any_index, A, u, vxm, what);
+            GrB_Vector_free(&got);
+            cases++;
+          }
+          K2_ASSERT_OK(K2_Device_setPruning(K2_PRUNING_AUTO));
+          K2_ASSERT_OK(K2_DeviceVector_free(&du));
+          K2_ASSERT_OK(K2_DeviceVector_free(&dw));
+          K2_ASSERT_OK(K2_DeviceVector_free(&dm));
+          GrB_Vector_free(&u);
+          GrB_Vector_free(&mask);
+          GrB_Vector_free(&want);
+        }
+    }
+  printf("  %d device-vector products = reference\n", cases);
+
+  // w aliased with u and with the mask on a square matrix (BFS's q<!q> = q' A shape)
+  k2_coo_list S;
+  random_list(&S, 2000, 2000, 16000, 43);
+  k2_coo_canonical(&S);
+  K2_Matrix B = k2_test_matrix(&S, NULL);
+  GrB_Vector u = dv_random(GrB_INT32, 2000, 40, &rng), want = NULL;
+  K2_ASSERT_OK(GrB_Vector_dup(&want, u));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_REFERENCE));
+  K2_ASSERT_OK(K2_vxm(want, want, NULL, GxB_ANY_SECONDI_INT32, want, B, GrB_DESC_RSC));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  K2_DeviceVector q = NULL;
+  K2_ASSERT_OK(K2_DeviceVector_new(&q, GrB_INT32, 2000));
+  K2_ASSERT_OK(K2_DeviceVector_import(q, u));
+  K2_ASSERT_OK(K2_vxm_device(q, q, GxB_ANY_SECONDI_INT32, q, B, GrB_DESC_RSC));
+  GrB_Vector got = NULL;
+  K2_ASSERT_OK(K2_DeviceVector_export(&got, q));
+  dv_compare(got, want, 2000, true, B, u, true, "aliased q<!q> = q' B");
+  GrB_Vector_free(&got);
+
+  // the element-wise operations against GraphBLAS
+  K2_DeviceVector a = NULL, m = NULL;
+  GrB_Vector ga = dv_random(GrB_INT64, 2000, 300, &rng), gm = dv_random(GrB_BOOL, 2000, 500, &rng);
+  K2_ASSERT_OK(K2_DeviceVector_new(&a, GrB_INT64, 2000));
+  K2_ASSERT_OK(K2_DeviceVector_new(&m, GrB_BOOL, 2000));
+  K2_ASSERT_OK(K2_DeviceVector_import(a, ga));
+  K2_ASSERT_OK(K2_DeviceVector_import(m, gm));
+  GrB_Index nv = 0, gnv = 0;
+  K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, a));
+  K2_ASSERT_OK(GrB_Vector_nvals(&gnv, ga));
+  assert_int_equal(nv, gnv);
+  int64_t dsum = 0, gsum = 0;
+  K2_ASSERT_OK(K2_DeviceVector_reduce_INT64(&dsum, a));
+  K2_ASSERT_OK(GrB_reduce(&gsum, NULL, GrB_PLUS_MONOID_INT64, ga, NULL));
+  assert_int_equal(dsum, gsum);
+  // a<s(m)> = 5, then a(17) = -3
+  K2_ASSERT_OK(K2_DeviceVector_assign_INT64(a, m, 5));
+  K2_ASSERT_OK(GrB_Vector_assign_INT64(ga, gm, NULL, 5, GrB_ALL, 2000, GrB_DESC_S));
+  K2_ASSERT_OK(K2_DeviceVector_setElement_INT64(a, -3, 17));
+  K2_ASSERT_OK(GrB_Vector_setElement_INT64(ga, -3, 17));
+  K2_ASSERT_OK(K2_DeviceVector_export(&got, a));
+  dv_compare(got, ga, 2000, false, B, ga, false, "assign and setElement");
+  GrB_Vector_free(&got);
+  // a<s(m)> = u: where m has an entry, a takes u's, or loses its own where u has none
+  K2_DeviceVector du = NULL;
+  K2_ASSERT_OK(K2_DeviceVector_new(&du, GrB_INT64, 2000));
+  GrB_Vector gu = dv_random(GrB_INT64, 2000, 700, &rng);
+  K2_ASSERT_OK(K2_DeviceVector_import(du, gu));
+  K2_ASSERT_OK(K2_DeviceVector_assign(a, m, du));
+  K2_ASSERT_OK(GrB_Vector_assign(ga, gm, NULL, gu, GrB_ALL, 2000, GrB_DESC_S));
+  K2_ASSERT_OK(K2_DeviceVector_export(&got, a));
+  dv_compare(got, ga, 2000, false, B, ga, false, "assign of a vector");
+  GrB_Vector_free(&got);
+  double fsum = 0;
+  K2_ASSERT_OK(K2_DeviceVector_reduce_FP64(&fsum, a));
+  K2_ASSERT_OK(GrB_reduce(&gsum, NULL, GrB_PLUS_MONOID_INT64, ga, NULL));
+  assert_true(fsum == (double)gsum);
+  K2_ASSERT_OK(K2_DeviceVector_clear(a));
+  K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, a));
+  assert_int_equal(nv, 0);
+
+  // errors: clear codes, the vectors untouched
+  K2_DeviceVector bad = NULL;
+  assert_int_equal(K2_DeviceVector_new(&bad, GrB_UINT8, 10), GrB_DOMAIN_MISMATCH);
+  assert_null(bad);
+  assert_int_equal(K2_DeviceVector_new(&bad, GrB_INT32, 0), GrB_INVALID_VALUE);
+  assert_int_equal(K2_DeviceVector_new(NULL, GrB_INT32, 5), GrB_NULL_POINTER);
+  assert_int_equal(K2_DeviceVector_setElement_INT64(a, 1, 2000), GrB_INVALID_INDEX);
+  assert_int_equal(K2_DeviceVector_assign(a, m, q), GrB_DOMAIN_MISMATCH);  // INT64 <- INT32
+  K2_ASSERT_OK(K2_DeviceVector_import(q, u));
+  GrB_Index before = 0, after = 0;
+  K2_ASSERT_OK(K2_DeviceVector_nvals(&before, q));
+  assert_int_equal(K2_vxm_device(q, q, GxB_ANY_SECONDI_INT32, q, B, GrB_DESC_SC), GrB_NOT_IMPLEMENTED);
+  assert_non_null(strstr(K2_error_string(), "GrB_REPLACE"));
+  assert_int_equal(K2_vxm_device(a, NULL, GxB_ANY_SECONDI_INT32, q, B, NULL), GrB_DOMAIN_MISMATCH);
+  assert_int_equal(K2_vxm_device(q, NULL, GxB_ANY_SECONDI_INT32, q, A, NULL), GrB_DIMENSION_MISMATCH);
+  assert_int_equal(K2_mxv_device(q, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, B, q, NULL), GrB_DOMAIN_MISMATCH);
+  K2_ASSERT_OK(K2_DeviceVector_nvals(&after, q));
+  assert_int_equal(before, after);
+  K2_ASSERT_OK(K2_DeviceVector_export(&got, q));
+  dv_compare(got, u, 2000, false, B, u, false, "q untouched by the failed products");
+  GrB_Vector_free(&got);
+
+  K2_ASSERT_OK(K2_DeviceVector_free(&q));
+  K2_ASSERT_OK(K2_DeviceVector_free(&a));
+  K2_ASSERT_OK(K2_DeviceVector_free(&m));
+  K2_ASSERT_OK(K2_DeviceVector_free(&du));
+  K2_ASSERT_OK(K2_DeviceVector_free(NULL));
+  GrB_Vector_free(&u), GrB_Vector_free(&want), GrB_Vector_free(&ga), GrB_Vector_free(&gm), GrB_Vector_free(&gu);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  K2_ASSERT_OK(K2_Matrix_free(&B));
+  k2_coo_free(&L);
+  k2_coo_free(&S);
+  // nothing left on the device
+  K2_DeviceMemory m1;
+  K2_ASSERT_OK(K2_Device_trim());
+  K2_ASSERT_OK(K2_Device_memory(&m1));
+  assert_int_equal(m1.allocations, m0.allocations);
+  assert_int_equal(m1.allocated, m0.allocated);
+}
+
+// BFS levels and parents from the device path (the CUDA engine chosen) against the host's.
+static void bfs_device_check(K2_Matrix A, uint64_t n, GrB_Index src, K2_BfsMode mode, const char *what) {
+  GrB_Vector lh = NULL, ph = NULL, ld = NULL, pd = NULL;
+  char msg[K2_MSG_LEN];
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+  K2_ASSERT_OK(K2_bfs_mode_k2(&lh, &ph, A, src, mode, msg));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
+  K2_ASSERT_OK(K2_set_strict(true));  // the device path alone: no silent fallback
+  GrB_Info info = K2_bfs_mode_k2(&ld, &pd, A, src, mode, msg);
+  K2_ASSERT_OK(K2_set_strict(false));
+  if (info != GrB_SUCCESS) fail_msg("%s: %s", what, msg);
+  assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  int64_t *a = calloc(n, 8), *b = calloc(n, 8), *p = calloc(n, 8);
+  uint8_t *ap = calloc(n, 1), *bp = calloc(n, 1), *pp = calloc(n, 1);
+  double *tmp = calloc(n, 8);
+  assert_true(a && b && p && ap && bp && pp && tmp);
+  dv_dense(lh, n, tmp, ap);
+  for (uint64_t i = 0; i < n; i++) a[i] = (int64_t)tmp[i];
+  dv_dense(ld, n, tmp, bp);
+  for (uint64_t i = 0; i < n; i++) b[i] = (int64_t)tmp[i];
+  dv_dense(pd, n, tmp, pp);
+  for (uint64_t i = 0; i < n; i++) p[i] = (int64_t)tmp[i];
+  for (uint64_t i = 0; i < n; i++) {
+    if (ap[i] != bp[i] || (ap[i] && a[i] != b[i]))
+      fail_msg("%s: level of %llu: host %lld (%d), device %lld (%d)", what, (unsigned long long)i, (long long)a[i],
+               ap[i], (long long)b[i], bp[i]);
+    if (pp[i] != bp[i]) fail_msg("%s: vertex %llu has a level but no parent", what, (unsigned long long)i);
+    if (!pp[i]) continue;
+    if (i == src) {
+      assert_int_equal(p[i], (int64_t)src);
+      continue;
+    }
+    bool edge = false;
+    assert_true(p[i] >= 0 && (uint64_t)p[i] < n);
+    K2_ASSERT_OK(K2_Matrix_isEntry(&edge, A, (GrB_Index)p[i], i));
+    if (!edge || !bp[p[i]] || b[p[i]] != b[i] - 1)
+      fail_msg("%s: parent %lld of %llu is not valid", what, (long long)p[i], (unsigned long long)i);
+  }
+  free(a), free(b), free(p), free(ap), free(bp), free(pp), free(tmp);
+  GrB_free(&lh), GrB_free(&ph), GrB_free(&ld), GrB_free(&pd);
+  // levels alone and parents alone take the same path
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
+  K2_ASSERT_OK(K2_bfs_mode_k2(&ld, NULL, A, src, mode, msg));
+  K2_ASSERT_OK(K2_bfs_mode_k2(NULL, &pd, A, src, mode, msg));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  GrB_Index n1 = 0, n2 = 0;
+  K2_ASSERT_OK(GrB_Vector_nvals(&n1, ld));
+  K2_ASSERT_OK(GrB_Vector_nvals(&n2, pd));
+  assert_int_equal(n1, n2);
+  GrB_free(&ld), GrB_free(&pd);
+}
+
+static void test_device_bfs(void **state) {
+  (void)state;
+  const K2_BfsMode modes[] = {K2_BFS_AUTO, K2_BFS_PUSH, K2_BFS_PULL};
+  char what[160];
+  // random graphs: one large component, and many small ones
+  const uint64_t sizes[][2] = {{5000, 40000}, {6000, 4000}};
+  for (int g = 0; g < 2; g++) {
+    k2_coo_list L;
+    random_list(&L, sizes[g][0], sizes[g][0], sizes[g][1], 51 + (uint64_t)g);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    for (int m = 0; m < 3; m++)
+      for (GrB_Index src = 0; src < 3; src++) {
+        snprintf(what, sizeof what, "random graph %d, mode %d, source %llu", g, m, (unsigned long long)(src * 997));
+        bfs_device_check(A, sizes[g][0], src * 997, modes[m], what);
+      }
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
+  // the real graphs, from vertex 0 (the first few in quick mode)
+  const char *dir = k2_real_graph_dir(K2_DATA_DIR);
+  int found = 0;
+  for (size_t f = 0; f < k2_real_graph_count && (!g_quick || found < 3); f++) {
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    GrB_Info info = k2_real_graph_read(&E, dir, &k2_real_graph_list[f]);
+    if (info == GrB_NO_VALUE) continue;
+    K2_ASSERT_OK(info);
+    if (E.nrows != E.ncols) {
+      K2_Edges_free(&E);
+      continue;
+    }
+    found++;
+    k2_coo_list L = {E.nrows, E.ncols, E.nvals, E.I, E.J};
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    snprintf(what, sizeof what, "%s from vertex 0", k2_real_graph_list[f].name);
+    bfs_device_check(A, E.nrows, 0, K2_BFS_AUTO, what);
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    K2_Edges_free(&E);
+  }
+  printf("  device BFS = host BFS on 2 random graphs and %d real graphs\n", found);
+}
+
 int main(void) {
   if (!k2_cuda_available()) {
     printf("no CUDA device: GPU tests skipped\n");
@@ -1156,7 +1500,8 @@ int main(void) {
       cmocka_unit_test(test_edge_cases),    cmocka_unit_test(test_real_graphs),
       cmocka_unit_test(test_plus_kernel),   cmocka_unit_test(test_default_config),
       cmocka_unit_test(test_pruned),        cmocka_unit_test(test_pruned_visits),
-      cmocka_unit_test(test_auto_routing),
+      cmocka_unit_test(test_auto_routing),  cmocka_unit_test(test_device_vectors),
+      cmocka_unit_test(test_device_bfs),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left

@@ -1,0 +1,492 @@
+// k2_device_vector.c: device-resident vectors (K2_DeviceVector, include/k2grb/device.h) and
+// the products on them, over the CUDA gateway.
+// SPDX-License-Identifier: Apache-2.0
+//
+// A vector is one device allocation: its values, then one presence byte per entry. A product
+// writes its result into the vector's spare allocation and swaps it in on success, so that w may
+// be the input or the mask and is untouched by a failure. The entry count is kept on the host
+// when it is known (after a product, a clear, a full assignment) and counted on the device
+// otherwise, so a loop that only needs its frontier's size never reads a vector back.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/k2_api.h"
+#include "cuda/k2_cuda_gateway.h"
+#include "dispatch/k2_dispatch.h"
+#include "matrix/k2_matrix.h"
+#include "matrix/k2_slot.h"
+#include "util/k2_error.h"
+
+#define K2_DVEC_LIVE UINT64_C(0x6b32677264764c56)   // "k2grdvLV"
+#define K2_DVEC_FREED UINT64_C(0x6b32677264764652)  // "k2grdvFR"
+
+struct K2_DeviceVector_opaque {
+  uint64_t magic;
+  GrB_Type grb_type;
+  k2_type type;
+  uint32_t ts;      // bytes per value
+  GrB_Index n;
+  uint64_t bytes;   // of each allocation: values (rounded up), then presence
+  void *mem;        // the vector
+  void *spare;      // a product's result, swapped in on success (allocated at the first product)
+  GrB_Index nvals;
+  bool nvals_known;
+};
+
+static uint64_t k2_dvec_values_bytes(const struct K2_DeviceVector_opaque *v) {
+  return ((uint64_t)v->n * v->ts + 255) & ~(uint64_t)255;
+}
+static void *k2_dvec_values(const struct K2_DeviceVector_opaque *v) { return v->mem; }
+static uint8_t *k2_dvec_present(const struct K2_DeviceVector_opaque *v) {
+  return (uint8_t *)v->mem + k2_dvec_values_bytes(v);
+}
+
+// The gateway's int results as GrB_Info: a decline (no device) is "not implemented".
+static GrB_Info k2_dvec_info(int rc) { return rc == K2_DECLINED ? GrB_NOT_IMPLEMENTED : (GrB_Info)rc; }
+
+static GrB_Info k2_dvec_check(const struct K2_DeviceVector_opaque *v, const char *fn, const char *name) {
+  if (v == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: %s is NULL", fn, name);
+  if (v->magic != K2_DVEC_LIVE) K2_FAIL(GrB_UNINITIALIZED_OBJECT, "%s: %s is not a live K2_DeviceVector", fn, name);
+  return GrB_SUCCESS;
+}
+
+// A fail-fast check in a public call: returns its code from the caller.
+#define K2_DVEC_CHECK(v, fn, name)                          \
+  do {                                                      \
+    GrB_Info k2_dv_info_ = k2_dvec_check((v), (fn), (name)); \
+    if (k2_dv_info_ != GrB_SUCCESS) return k2_dv_info_;     \
+  } while (0)
+
+GrB_Info K2_DeviceVector_new(K2_DeviceVector *v, GrB_Type type, GrB_Index n) {
+  k2_error_clear();
+  if (v == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_new: v is NULL");
+  *v = NULL;
+  if (type == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_new: type is NULL");
+  const int t = k2_type_from_grb(type);
+  if (t < 0)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "K2_DeviceVector_new: the type must be GrB_BOOL, GrB_INT32, GrB_INT64, GrB_FP32 or GrB_FP64");
+  if (n == 0 || n > GrB_INDEX_MAX)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_DeviceVector_new: size %llu is not in 1 .. GrB_INDEX_MAX", (unsigned long long)n);
+  if (!k2_cuda_available())
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "K2_DeviceVector_new: no CUDA device (or built without CUDA)");
+  struct K2_DeviceVector_opaque *d = calloc(1, sizeof *d);
+  if (d == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "K2_DeviceVector_new: out of memory");
+  d->grb_type = type;
+  d->type = (k2_type)t;
+  d->ts = k2_type_size(d->type);
+  d->n = n;
+  d->bytes = k2_dvec_values_bytes(d) + n;
+  d->mem = k2_cuda_vector_alloc(d->bytes);
+  int rc = d->mem != NULL ? k2_cuda_vector_fill(k2_dvec_present(d), 0, n) : GrB_OUT_OF_MEMORY;
+  if (rc != 0) {
+    k2_cuda_vector_free(d->mem, d->bytes);
+    free(d);
+    K2_FAIL(rc == GrB_OUT_OF_MEMORY || rc == K2_DECLINED ? GrB_OUT_OF_MEMORY : (GrB_Info)rc,
+            "K2_DeviceVector_new: no device memory for %llu entries (%s)", (unsigned long long)n,
+            k2_error_get());
+  }
+  d->nvals_known = true;
+  d->magic = K2_DVEC_LIVE;
+  *v = d;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_free(K2_DeviceVector *v) {
+  if (v == NULL || *v == NULL) return GrB_SUCCESS;
+  K2_DVEC_CHECK(*v, "K2_DeviceVector_free", "v");
+  struct K2_DeviceVector_opaque *d = *v;
+  k2_cuda_vector_free(d->mem, d->bytes);
+  k2_cuda_vector_free(d->spare, d->bytes);
+  d->magic = K2_DVEC_FREED;
+  free(d);
+  *v = NULL;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_size(GrB_Index *n, const K2_DeviceVector v) {
+  if (n == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_size: n is NULL");
+  K2_DVEC_CHECK(v, "K2_DeviceVector_size", "v");
+  *n = v->n;
+  return GrB_SUCCESS;
+}
+
+// v's entry count, counted on the device when not known.
+static GrB_Info k2_dvec_nvals(GrB_Index *nvals, struct K2_DeviceVector_opaque *v, const char *fn) {
+  if (!v->nvals_known) {
+    uint64_t c = 0;
+    int rc = k2_cuda_vector_count(k2_dvec_present(v), v->n, &c);
+    if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: counting the entries failed: %s", fn, k2_error_get());
+    v->nvals = c;
+    v->nvals_known = true;
+  }
+  *nvals = v->nvals;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_nvals(GrB_Index *nvals, const K2_DeviceVector v) {
+  if (nvals == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_nvals: nvals is NULL");
+  K2_DVEC_CHECK(v, "K2_DeviceVector_nvals", "v");
+  return k2_dvec_nvals(nvals, v, "K2_DeviceVector_nvals");
+}
+
+GrB_Info K2_DeviceVector_clear(K2_DeviceVector v) {
+  K2_DVEC_CHECK(v, "K2_DeviceVector_clear", "v");
+  int rc = k2_cuda_vector_fill(k2_dvec_present(v), 0, v->n);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "K2_DeviceVector_clear: %s", k2_error_get());
+  v->nvals = 0;
+  v->nvals_known = true;
+  return GrB_SUCCESS;
+}
+
+// x cast to v's type as GraphBLAS casts an INT64 (integers wrap as C converts them, BOOL is x != 0).
+static void k2_dvec_cast_int64(void *out, k2_type t, int64_t x) {
+  switch (t) {
+    case K2_T_BOOL: *(uint8_t *)out = x != 0; break;
+    case K2_T_INT32: *(int32_t *)out = (int32_t)x; break;
+    case K2_T_INT64: *(int64_t *)out = x; break;
+    case K2_T_FP32: *(float *)out = (float)x; break;
+    default: *(double *)out = (double)x; break;
+  }
+}
+
+static GrB_Info k2_dvec_set(struct K2_DeviceVector_opaque *v, const void *value, GrB_Index i, const char *fn) {
+  K2_DVEC_CHECK(v, fn, "v");
+  if (i >= v->n)
+    K2_FAIL(GrB_INVALID_INDEX, "%s: index %llu is out of range: v has %llu entries", fn,
+            (unsigned long long)i, (unsigned long long)v->n);
+  const uint8_t one = 1;
+  int rc = k2_cuda_vector_copy((char *)k2_dvec_values(v) + i * v->ts, value, v->ts, K2_CUDA_COPY_UP);
+  if (rc == 0) rc = k2_cuda_vector_copy(k2_dvec_present(v) + i, &one, 1, K2_CUDA_COPY_UP);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  v->nvals_known = false;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_setElement_INT64(K2_DeviceVector v, int64_t x, GrB_Index i) {
+  uint64_t bits = 0;
+  if (v != NULL && v->magic == K2_DVEC_LIVE) k2_dvec_cast_int64(&bits, v->type, x);
+  return k2_dvec_set(v, &bits, i, "K2_DeviceVector_setElement_INT64");
+}
+
+GrB_Info K2_DeviceVector_setElement_FP64(K2_DeviceVector v, double x, GrB_Index i) {
+  uint64_t bits = 0;
+  if (v != NULL && v->magic == K2_DVEC_LIVE) k2_cast_double(&bits, v->type, x);
+  return k2_dvec_set(v, &bits, i, "K2_DeviceVector_setElement_FP64");
+}
+
+// GrB_Vector_extractTuples_<T> and GrB_Vector_build_<T> for the five types (no duplicates).
+static GrB_Info k2_dvec_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector u, k2_type t) {
+  switch (t) {
+    case K2_T_BOOL: return GrB_Vector_extractTuples_BOOL(I, X, n, u);
+    case K2_T_INT32: return GrB_Vector_extractTuples_INT32(I, X, n, u);
+    case K2_T_INT64: return GrB_Vector_extractTuples_INT64(I, X, n, u);
+    case K2_T_FP32: return GrB_Vector_extractTuples_FP32(I, X, n, u);
+    default: return GrB_Vector_extractTuples_FP64(I, X, n, u);
+  }
+}
+static GrB_Info k2_dvec_build(GrB_Vector w, const GrB_Index *I, const void *X, GrB_Index n, k2_type t) {
+  switch (t) {
+    case K2_T_BOOL: return GrB_Vector_build_BOOL(w, I, X, n, GrB_LOR);
+    case K2_T_INT32: return GrB_Vector_build_INT32(w, I, X, n, GrB_PLUS_INT32);
+    case K2_T_INT64: return GrB_Vector_build_INT64(w, I, X, n, GrB_PLUS_INT64);
+    case K2_T_FP32: return GrB_Vector_build_FP32(w, I, X, n, GrB_PLUS_FP32);
+    default: return GrB_Vector_build_FP64(w, I, X, n, GrB_PLUS_FP64);
+  }
+}
+
+GrB_Info K2_DeviceVector_import(K2_DeviceVector v, GrB_Vector u) {
+  const char *fn = "K2_DeviceVector_import";
+  K2_DVEC_CHECK(v, fn, "v");
+  if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
+  GrB_Index n = 0, nv = 0;
+  GrB_Type t = NULL;
+  GrB_Info info = GrB_Vector_size(&n, u);
+  if (info == GrB_SUCCESS) info = GxB_Vector_type(&t, u);
+  if (info == GrB_SUCCESS) info = GrB_Vector_nvals(&nv, u);
+  if (info != GrB_SUCCESS) K2_FAIL(info, "%s: u is not a valid GrB_Vector", fn);
+  if (n != v->n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: u has size %llu, v has size %llu", fn, (unsigned long long)n,
+            (unsigned long long)v->n);
+  if (t != v->grb_type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: u and v have different types", fn);
+  // the dense image on the host, then one copy of values and presence
+  char *host = calloc(v->bytes, 1);
+  GrB_Index *I = malloc((nv + 1) * sizeof *I);
+  void *X = malloc((nv + 1) * (size_t)v->ts);
+  if (host == NULL || I == NULL || X == NULL) {
+    free(host), free(I), free(X);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn, (unsigned long long)n);
+  }
+  GrB_Index got = nv;
+  info = k2_dvec_extract(I, X, &got, u, v->type);
+  if (info == GrB_SUCCESS) {
+    uint8_t *present = (uint8_t *)host + k2_dvec_values_bytes(v);
+    for (GrB_Index k = 0; k < got; k++) {
+      memcpy(host + I[k] * v->ts, (char *)X + k * v->ts, v->ts);
+      present[I[k]] = 1;
+    }
+    int rc = k2_cuda_vector_copy(v->mem, host, v->bytes, K2_CUDA_COPY_UP);
+    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  } else {
+    info = k2_error_set_at(__FILE__, __LINE__, info, "%s: reading u failed", fn);
+  }
+  free(host), free(I), free(X);
+  if (info != GrB_SUCCESS) return info;
+  v->nvals = got;
+  v->nvals_known = true;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
+  const char *fn = "K2_DeviceVector_export";
+  if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
+  K2_DVEC_CHECK(v, fn, "v");
+  char *host = malloc(v->bytes);
+  GrB_Index *I = malloc((v->n + 1) * sizeof *I);
+  char *X = malloc((v->n + 1) * (size_t)v->ts);
+  GrB_Vector w = NULL;
+  GrB_Info info = GrB_SUCCESS;
+  if (host == NULL || I == NULL || X == NULL) {
+    info = k2_error_set_at(__FILE__, __LINE__, GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn,
+                           (unsigned long long)v->n);
+  } else {
+    int rc = k2_cuda_vector_copy(host, v->mem, v->bytes, K2_CUDA_COPY_DOWN);
+    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  }
+  if (info == GrB_SUCCESS) {
+    const uint8_t *present = (const uint8_t *)host + k2_dvec_values_bytes(v);
+    GrB_Index k = 0;
+    for (GrB_Index i = 0; i < v->n; i++) {
+      if (!present[i]) continue;
+      I[k] = i;
+      memcpy(X + k * v->ts, host + i * v->ts, v->ts);
+      k++;
+    }
+    info = GrB_Vector_new(&w, v->grb_type, v->n);
+    if (info == GrB_SUCCESS) info = k2_dvec_build(w, I, X, k, v->type);
+    if (info == GrB_SUCCESS) info = GrB_wait(w, GrB_MATERIALIZE);
+    if (info != GrB_SUCCESS) {
+      GrB_Vector_free(&w);
+      info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
+    } else {
+      v->nvals = k;
+      v->nvals_known = true;
+    }
+  }
+  free(host), free(I), free(X);
+  if (info != GrB_SUCCESS) return info;
+  *u = w;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_assign(K2_DeviceVector v, const K2_DeviceVector m, const K2_DeviceVector w) {
+  const char *fn = "K2_DeviceVector_assign";
+  K2_DVEC_CHECK(v, fn, "v");
+  if (m != NULL) K2_DVEC_CHECK(m, fn, "m");
+  K2_DVEC_CHECK(w, fn, "w");
+  if ((m != NULL && m->n != v->n) || w->n != v->n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: v (%llu), m (%llu) and w (%llu) differ in size", fn,
+            (unsigned long long)v->n, (unsigned long long)(m ? m->n : v->n), (unsigned long long)w->n);
+  if (w->type != v->type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: v and w have different types", fn);
+  int rc = k2_cuda_vector_assign(k2_dvec_values(v), k2_dvec_present(v), m ? k2_dvec_present(m) : NULL,
+                                 k2_dvec_values(w), k2_dvec_present(w), NULL, v->ts, v->n);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  v->nvals = w->nvals;
+  v->nvals_known = m == NULL && w->nvals_known;
+  return GrB_SUCCESS;
+}
+
+static GrB_Info k2_dvec_assign_scalar(K2_DeviceVector v, const K2_DeviceVector m, const void *x, const char *fn) {
+  int rc = k2_cuda_vector_assign(k2_dvec_values(v), k2_dvec_present(v), m ? k2_dvec_present(m) : NULL,
+                                 NULL, NULL, x, v->ts, v->n);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  v->nvals = v->n;
+  v->nvals_known = m == NULL;
+  return GrB_SUCCESS;
+}
+
+static GrB_Info k2_dvec_assign_check(K2_DeviceVector v, const K2_DeviceVector m, const char *fn) {
+  K2_DVEC_CHECK(v, fn, "v");
+  if (m != NULL) K2_DVEC_CHECK(m, fn, "m");
+  if (m != NULL && m->n != v->n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: v has size %llu, m has size %llu", fn, (unsigned long long)v->n,
+            (unsigned long long)m->n);
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_assign_INT64(K2_DeviceVector v, const K2_DeviceVector m, int64_t x) {
+  const char *fn = "K2_DeviceVector_assign_INT64";
+  GrB_Info info = k2_dvec_assign_check(v, m, fn);
+  if (info != GrB_SUCCESS) return info;
+  uint64_t bits = 0;
+  k2_dvec_cast_int64(&bits, v->type, x);
+  return k2_dvec_assign_scalar(v, m, &bits, fn);
+}
+
+GrB_Info K2_DeviceVector_assign_FP64(K2_DeviceVector v, const K2_DeviceVector m, double x) {
+  const char *fn = "K2_DeviceVector_assign_FP64";
+  GrB_Info info = k2_dvec_assign_check(v, m, fn);
+  if (info != GrB_SUCCESS) return info;
+  uint64_t bits = 0;
+  k2_cast_double(&bits, v->type, x);
+  return k2_dvec_assign_scalar(v, m, &bits, fn);
+}
+
+static GrB_Info k2_dvec_reduce(int64_t *isum, double *fsum, const K2_DeviceVector v, const char *fn) {
+  K2_DVEC_CHECK(v, fn, "v");
+  int rc = k2_cuda_vector_sum(k2_dvec_values(v), k2_dvec_present(v), v->type, v->n, isum, fsum);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_reduce_INT64(int64_t *sum, const K2_DeviceVector v) {
+  if (sum == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_reduce_INT64: sum is NULL");
+  int64_t is = 0;
+  double fs = 0;
+  GrB_Info info = k2_dvec_reduce(&is, &fs, v, "K2_DeviceVector_reduce_INT64");
+  if (info != GrB_SUCCESS) return info;
+  *sum = v->type == K2_T_FP32 || v->type == K2_T_FP64 ? (int64_t)fs : is;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_reduce_FP64(double *sum, const K2_DeviceVector v) {
+  if (sum == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_reduce_FP64: sum is NULL");
+  int64_t is = 0;
+  double fs = 0;
+  GrB_Info info = k2_dvec_reduce(&is, &fs, v, "K2_DeviceVector_reduce_FP64");
+  if (info != GrB_SUCCESS) return info;
+  *sum = v->type == K2_T_FP32 || v->type == K2_T_FP64 ? fs : (double)is;
+  return GrB_SUCCESS;
+}
+
+// ---- products --------------------------------------------------------------------------------
+
+// A's resident copy on the device: the one it has, or one uploaded now in the default
+// configuration.
+static GrB_Info k2_dvec_resident(void **device, K2_Matrix A, const char *fn) {
+  *device = k2_slot_get(A, K2_SLOT_CUDA);
+  if (*device != NULL) return GrB_SUCCESS;
+  GrB_Info info = K2_Matrix_upload(A, K2_DEVICE_AUTO);
+  if (info != GrB_SUCCESS) K2_FAIL(info, "%s: uploading A failed: %s", fn, k2_error_get());
+  *device = k2_slot_get(A, K2_SLOT_CUDA);
+  if (*device == NULL) K2_FAIL(GrB_PANIC, "%s: A has no device copy after its upload", fn);
+  return GrB_SUCCESS;
+}
+
+static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVector mask, GrB_Semiring s,
+                                K2_Matrix A, K2_DeviceVector u, GrB_Descriptor desc, bool vxm) {
+  k2_error_clear();
+  k2_api_set_path(K2_PATH_NONE);
+  K2_DVEC_CHECK(w, fn, "w");
+  if (mask != NULL) K2_DVEC_CHECK(mask, fn, "mask");
+  if (s == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: semiring is NULL", fn);
+  GrB_Info info = k2_api_check_matrix(A, fn);
+  if (info != GrB_SUCCESS) return info;
+  K2_DVEC_CHECK(u, fn, "u");
+  k2_semiring_class c;
+  if ((info = k2_semiring_classify(&c, s, !vxm)) != GrB_SUCCESS) return info;
+  bool replace, comp, structure, tran0, tran1;
+  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
+  const bool left = vxm ? !tran1 : tran0;
+  const GrB_Index n_in = left ? A->tree.nrows : A->tree.ncols, n_out = left ? A->tree.ncols : A->tree.nrows;
+  if (u->n != n_in || w->n != n_out)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: dimensions of w (%llu), A%s (%llu x %llu) and u (%llu) do not match",
+            fn, (unsigned long long)w->n, left ? "'" : "", (unsigned long long)n_out,
+            (unsigned long long)n_in, (unsigned long long)u->n);
+  if (mask != NULL && mask->n != w->n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: mask has size %llu, w has size %llu", fn, (unsigned long long)mask->n,
+            (unsigned long long)w->n);
+  if (!c.native) K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: %s does not run natively on the tree: %s", fn, c.name, c.why);
+  if (w->type != c.type)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: w is %s, the semiring computes %s", fn, k2_type_name(w->type),
+            k2_type_name(c.type));
+  if (c.reads_vec && u->type != c.type)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: u is %s, the semiring multiplies %s", fn, k2_type_name(u->type),
+            k2_type_name(c.type));
+  if (mask != NULL && !replace)
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: a mask needs GrB_REPLACE in the descriptor (the result replaces w)", fn);
+  if (w->spare == NULL) {
+    w->spare = k2_cuda_vector_alloc(w->bytes);
+    if (w->spare == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: no device memory for the result: %s", fn, k2_error_get());
+  }
+  void *device = NULL;
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
+  GrB_Index unv = 0, mnv = 0;
+  if ((info = k2_dvec_nvals(&unv, u, fn)) != GrB_SUCCESS) return info;
+  const bool mask_counted = mask != NULL && structure;
+  if (mask_counted && (info = k2_dvec_nvals(&mnv, mask, fn)) != GrB_SUCCESS) return info;
+
+  k2_view view;
+  k2_tree_view(&view, &A->tree, A->weight);
+  k2_product P;
+  memset(&P, 0, sizeof P);
+  k2_semiring_setup(&P, &c, A->weight);
+  P.left = left;
+  P.batch = 1;
+  P.x = k2_dvec_values(u);
+  P.x_present = unv == u->n ? NULL : k2_dvec_present(u);
+  P.x_count = unv;
+  struct K2_DeviceVector_opaque out = *w;  // the spare, as a vector
+  out.mem = w->spare;
+  P.y = k2_dvec_values(&out);
+  P.y_present = k2_dvec_present(&out);
+  k2_cuda_mask mk = {0};
+  uint64_t allowed = n_out;
+  if (mask != NULL || comp) {
+    mk.present = mask != NULL ? k2_dvec_present(mask) : NULL;
+    mk.values = mask != NULL ? k2_dvec_values(mask) : NULL;
+    mk.type = mask != NULL ? mask->type : K2_T_BOOL;
+    mk.structural = structure;
+    mk.complement = comp;
+    if (mask_counted) {
+      allowed = comp ? n_out - mnv : mnv;
+      P.y_allowed_known = true;
+      P.y_allowed = allowed;
+    }
+  }
+  k2_product_report report = {0};
+  P.report = &report;
+  uint64_t ynv = 0;
+  int rc;
+  if (mask == NULL && comp) {  // the complement of no mask allows nothing: w becomes empty
+    rc = k2_cuda_vector_fill(P.y_present, 0, n_out);
+  } else {
+    rc = k2_cuda_product_resident(&view, device, &P, mask != NULL ? &mk : NULL, &ynv);
+  }
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  w->spare = w->mem;
+  w->mem = out.mem;
+  w->nvals = ynv;
+  w->nvals_known = true;
+  k2_api_set_path(K2_PATH_NATIVE_GPU);
+  k2_dispatch_set_last(K2_ENGINE_CUDA);
+  if (k2_api_burble()) {
+    k2_api_say(fn, K2_PATH_NATIVE_GPU,
+               "%s, %s product on device vectors, u %llu of %llu entries, %s mask%s (%llu outputs allowed): "
+               "%s (estimated %.0f of %llu nodes, %llu expanded), %llu entries",
+               c.name, left ? "left" : "right", (unsigned long long)unv, (unsigned long long)u->n,
+               mask == NULL ? "no" : structure ? "structural" : "valued", comp ? " complemented" : "",
+               (unsigned long long)allowed, report.traversal ? report.traversal : "full", report.estimate,
+               (unsigned long long)report.nodes, (unsigned long long)report.expanded, (unsigned long long)ynv);
+  }
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_mxv_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
+                       const K2_Matrix A, const K2_DeviceVector u, const GrB_Descriptor desc) {
+  return k2_api_done("K2_mxv_device", k2_dvec_product("K2_mxv_device", w, mask, semiring, A, u, desc, false));
+}
+
+GrB_Info K2_vxm_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
+                       const K2_DeviceVector u, const K2_Matrix A, const GrB_Descriptor desc) {
+  return k2_api_done("K2_vxm_device", k2_dvec_product("K2_vxm_device", w, mask, semiring, A, u, desc, true));
+}
+
+GrB_Info K2_Matrix_deviceServes(bool *serves, K2_Matrix A) {
+  if (serves == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_deviceServes: serves is NULL");
+  GrB_Info info = k2_api_check_matrix(A, "K2_Matrix_deviceServes");
+  if (info != GrB_SUCCESS) return info;
+  *serves = k2_dispatch_device_serves(A);
+  return GrB_SUCCESS;
+}
