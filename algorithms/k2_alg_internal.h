@@ -38,10 +38,6 @@ static inline GrB_Info k2a_fail(char *msg, GrB_Info info, const char *fn, const 
   return info;
 }
 
-// BFS with its vectors on the GPU (k2_bfs_device.c), for a K2_Matrix the device serves; the
-// arguments checked by the caller. GrB_NOT_IMPLEMENTED when the device cannot take it.
-GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index src,
-                       K2_BfsMode mode, char *msg);
 
 static inline void k2a_clear(char *msg) {
   if (msg != NULL) msg[0] = '\0';
@@ -84,6 +80,12 @@ static inline void k2a_clear(char *msg) {
 #define K2A_INTERNAL __attribute__((visibility("hidden")))
 K2A_INTERNAL GrB_Info k2a_degree_grb(GrB_Vector *degree, GrB_Matrix A, GrB_Index n, bool in);
 K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n, bool in);
+
+// BFS with its vectors on the GPU (k2_bfs_device.c), for a K2_Matrix the device serves; the
+// arguments checked by the caller; G (or NULL) lends its cached out-degrees. GrB_NOT_IMPLEMENTED
+// when the device cannot take it.
+K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
+                                    GrB_Index src, K2_BfsMode mode, char *msg);
 // The out-degrees an algorithm reads (*use): G's cached ones, computed now if G has none (G
 // keeps them), or without a graph (G NULL) new ones in *own, which the caller frees.
 K2A_INTERNAL GrB_Info k2a_out_degree_grb(GrB_Vector *use, GrB_Vector *own, GrB_Matrix A, K2_Graph G,

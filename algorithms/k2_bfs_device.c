@@ -19,8 +19,8 @@
     if (lev != NULL) GrB_free(&lev);   \
   } while (0)
 
-GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index src,
-                       K2_BfsMode mode, char *msg) {
+GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
+                       GrB_Index src, K2_BfsMode mode, char *msg) {
   K2_DeviceVector q = NULL, w = NULL, degree = NULL, ones = NULL, pi = NULL, v = NULL;
   GrB_Vector lev = NULL;
   const char *k2a_step = NULL;
@@ -54,11 +54,16 @@ GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_I
   bool push_pull = (mode == K2_BFS_AUTO);
   if (push_pull) {
     K2A_STEP("computing the out-degrees");
-    K2A_TRY(K2_DeviceVector_new(&ones, GrB_BOOL, n));
-    K2A_TRY(K2_DeviceVector_assign_INT64(ones, NULL, 1));
     K2A_TRY(K2_DeviceVector_new(&degree, GrB_INT64, n));
-    K2A_TRY(K2_mxv_device(degree, NULL, GxB_PLUS_PAIR_INT64, A, ones, NULL));
-    K2A_TRY(K2_DeviceVector_free(&ones));
+    if (G != NULL) {  // the graph's cached ones, copied once
+      K2A_TRY(K2_Graph_cachedOutDegree(G, NULL));
+      K2A_TRY(K2_DeviceVector_import(degree, G->out_degree));
+    } else {
+      K2A_TRY(K2_DeviceVector_new(&ones, GrB_INT64, n));
+      K2A_TRY(K2_DeviceVector_assign_INT64(ones, NULL, 1));
+      K2A_TRY(K2_mxv_device(degree, NULL, GxB_PLUS_PAIR_INT64, A, ones, NULL));
+      K2A_TRY(K2_DeviceVector_free(&ones));
+    }
     K2A_TRY(K2_DeviceVector_new(&w, GrB_INT64, n));
   }
 

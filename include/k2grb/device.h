@@ -117,7 +117,7 @@ GrB_Info K2_DeviceVector_reduce_FP64(double *sum, const K2_DeviceVector v);
 
 // w<mask> = A u and w'<mask> = u' A on device vectors: GrB_mxv / GrB_vxm without an
 // accumulator, for the semirings the engines run natively (others: GrB_NOT_IMPLEMENTED, naming
-// the reason). The descriptor's mask settings (structure, complement) and the transpose of A are
+// the reason). w and u have the semiring's type (device vectors are not typecast). The descriptor's mask settings (structure, complement) and the transpose of A are
 // honoured; a mask requires GrB_REPLACE (the result replaces w). w may be u or the mask. A is
 // uploaded at its first such product (K2_Matrix_upload). w is unchanged on any error.
 GrB_Info K2_mxv_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,

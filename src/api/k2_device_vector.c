@@ -400,9 +400,11 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   if (w->type != c.type)
     K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: w is %s, the semiring computes %s", fn, k2_type_name(w->type),
             k2_type_name(c.type));
-  if (c.reads_vec && u->type != c.type)
-    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: u is %s, the semiring multiplies %s", fn, k2_type_name(u->type),
-            k2_type_name(c.type));
+  // the engines read u in the semiring's type (even where the multiply ignores its values), and
+  // a device vector is not typecast on the way: u must have that type
+  if (u->type != c.type)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: u is %s, the semiring's type is %s (device vectors are not typecast)",
+            fn, k2_type_name(u->type), k2_type_name(c.type));
   if (mask != NULL && !replace)
     K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: a mask needs GrB_REPLACE in the descriptor (the result replaces w)", fn);
   if (w->spare == NULL) {

@@ -1016,6 +1016,25 @@ int product_resident(const k2_view *A, void *device, const k2_product *P, const 
   return 0;
 }
 
+// Device vectors' memory: a freed block is kept and handed out again for the same size, so an
+// algorithm that creates and frees its vectors at every call allocates on the device once (a
+// cudaMalloc / cudaFree pair costs more than a whole BFS on a small graph). A block freed while
+// a kernel on the stream still reads it is safe to reuse: every later use is on the same stream.
+// K2_Device_trim frees the blocks.
+struct PoolBlock {
+  void *p;
+  uint64_t bytes;
+};
+std::vector<PoolBlock> g_vec_pool;
+constexpr size_t kVecPoolMax = 64;  // blocks kept; more are freed
+
+void vec_pool_clear() {
+  if (g_vec_pool.empty()) return;
+  cudaStreamSynchronize(g_stream);
+  for (const PoolBlock &b : g_vec_pool) dev_free(b.p, b.bytes);
+  g_vec_pool.clear();
+}
+
 // A small device counter for the vector operations that return a count or a sum.
 void *g_vec_scratch = nullptr;
 constexpr uint64_t kVecScratchBytes = 64;
@@ -1151,6 +1170,7 @@ void k2_cuda_trim(void) {
     g_host = nullptr;
     g_host_bytes = 0;
   }
+  vec_pool_clear();  // the device vectors' kept blocks
   if (g_vec_scratch != nullptr) {  // the device vectors' counters
     cudaStreamSynchronize(g_stream);
     dev_free(g_vec_scratch, kVecScratchBytes);
@@ -1192,8 +1212,20 @@ void *k2_cuda_vector_alloc(uint64_t bytes) {
     fail(K2_DECLINED, "CUDA engine: no CUDA device");
     return nullptr;
   }
+  if (bytes == 0) bytes = 1;
+  for (size_t i = 0; i < g_vec_pool.size(); i++) {
+    if (g_vec_pool[i].bytes != bytes) continue;
+    void *p = g_vec_pool[i].p;
+    g_vec_pool.erase(g_vec_pool.begin() + (ptrdiff_t)i);
+    return p;
+  }
   void *p = nullptr;
-  cudaError_t e = dev_alloc(&p, bytes == 0 ? 1 : bytes);
+  cudaError_t e = dev_alloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation && !g_vec_pool.empty()) {  // the kept blocks first
+    (void)cudaGetLastError();
+    vec_pool_clear();
+    e = dev_alloc(&p, bytes);
+  }
   if (e != cudaSuccess) {
     cuda_fail(e, "allocating a device vector");
     return nullptr;
@@ -1204,8 +1236,13 @@ void *k2_cuda_vector_alloc(uint64_t bytes) {
 void k2_cuda_vector_free(void *p, uint64_t bytes) {
   if (p == nullptr) return;
   std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (bytes == 0) bytes = 1;
+  if (g_vec_pool.size() < kVecPoolMax) {
+    g_vec_pool.push_back({p, bytes});
+    return;
+  }
   cudaStreamSynchronize(g_stream);  // no product in flight may still use it
-  dev_free(p, bytes == 0 ? 1 : bytes);
+  dev_free(p, bytes);
 }
 
 int k2_cuda_vector_copy(void *dst, const void *src, uint64_t bytes, int kind) {

@@ -1361,6 +1361,7 @@ static void test_device_vectors(void **state) {
   assert_int_equal(K2_vxm_device(q, q, GxB_ANY_SECONDI_INT32, q, B, GrB_DESC_SC), GrB_NOT_IMPLEMENTED);
   assert_non_null(strstr(K2_error_string(), "GrB_REPLACE"));
   assert_int_equal(K2_vxm_device(a, NULL, GxB_ANY_SECONDI_INT32, q, B, NULL), GrB_DOMAIN_MISMATCH);
+  assert_int_equal(K2_vxm_device(q, NULL, GxB_ANY_SECONDI_INT32, m, B, NULL), GrB_DOMAIN_MISMATCH);
   assert_int_equal(K2_vxm_device(q, NULL, GxB_ANY_SECONDI_INT32, q, A, NULL), GrB_DIMENSION_MISMATCH);
   assert_int_equal(K2_mxv_device(q, NULL, GrB_PLUS_TIMES_SEMIRING_FP64, B, q, NULL), GrB_DOMAIN_MISMATCH);
   K2_ASSERT_OK(K2_DeviceVector_nvals(&after, q));
@@ -1430,8 +1431,10 @@ static void bfs_device_check(K2_Matrix A, uint64_t n, GrB_Index src, K2_BfsMode 
   GrB_free(&lh), GrB_free(&ph), GrB_free(&ld), GrB_free(&pd);
   // levels alone and parents alone take the same path
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
-  K2_ASSERT_OK(K2_bfs_mode_k2(&ld, NULL, A, src, mode, msg));
-  K2_ASSERT_OK(K2_bfs_mode_k2(NULL, &pd, A, src, mode, msg));
+  info = K2_bfs_mode_k2(&ld, NULL, A, src, mode, msg);
+  if (info != GrB_SUCCESS) fail_msg("%s, levels alone: %s", what, msg);
+  info = K2_bfs_mode_k2(NULL, &pd, A, src, mode, msg);
+  if (info != GrB_SUCCESS) fail_msg("%s, parents alone: %s", what, msg);
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
   GrB_Index n1 = 0, n2 = 0;
   K2_ASSERT_OK(GrB_Vector_nvals(&n1, ld));
