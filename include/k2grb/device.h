@@ -111,6 +111,16 @@ GrB_Info K2_DeviceVector_assign(K2_DeviceVector v, const K2_DeviceVector m, cons
 // v<s(m)> = x (m NULL: every entry).
 GrB_Info K2_DeviceVector_assign_INT64(K2_DeviceVector v, const K2_DeviceVector m, int64_t x);
 GrB_Info K2_DeviceVector_assign_FP64(K2_DeviceVector v, const K2_DeviceVector m, double x);
+// w = u op v where both have an entry (eWiseMult) or where either has (eWiseAdd: the one
+// entry), as GrB_eWiseMult / GrB_eWiseAdd without mask or accumulator; w may be u or v. op:
+// PLUS, MINUS, TIMES, DIV (floats only), MIN or MAX of the vectors' type (INT32, INT64, FP32,
+// FP64), all three vectors of that type.
+GrB_Info K2_DeviceVector_eWiseAdd(K2_DeviceVector w, const GrB_BinaryOp op, const K2_DeviceVector u,
+                                  const K2_DeviceVector v);
+GrB_Info K2_DeviceVector_eWiseMult(K2_DeviceVector w, const GrB_BinaryOp op, const K2_DeviceVector u,
+                                   const K2_DeviceVector v);
+// w = op(u) (GrB_apply): IDENTITY, AINV or ABS of the vectors' type.
+GrB_Info K2_DeviceVector_apply(K2_DeviceVector w, const GrB_UnaryOp op, const K2_DeviceVector u);
 // The sum of v's entries (exact for BOOL and the integers).
 GrB_Info K2_DeviceVector_reduce_INT64(int64_t *sum, const K2_DeviceVector v);
 GrB_Info K2_DeviceVector_reduce_FP64(double *sum, const K2_DeviceVector v);

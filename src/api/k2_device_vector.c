@@ -359,6 +359,91 @@ GrB_Info K2_DeviceVector_reduce_FP64(double *sum, const K2_DeviceVector v) {
   return GrB_SUCCESS;
 }
 
+// ---- element-wise operators -------------------------------------------------------------------
+
+// The engine's code of a built-in binary (unary) operator on type t, or -1: PLUS, MINUS, TIMES,
+// DIV (floats: integer division has GraphBLAS's own rules at zero), MIN, MAX; IDENTITY, AINV, ABS.
+static int k2_dvec_binop(GrB_BinaryOp op, k2_type t) {
+  const GrB_BinaryOp ops[4][6] = {
+      {GrB_PLUS_INT32, GrB_MINUS_INT32, GrB_TIMES_INT32, NULL, GrB_MIN_INT32, GrB_MAX_INT32},
+      {GrB_PLUS_INT64, GrB_MINUS_INT64, GrB_TIMES_INT64, NULL, GrB_MIN_INT64, GrB_MAX_INT64},
+      {GrB_PLUS_FP32, GrB_MINUS_FP32, GrB_TIMES_FP32, GrB_DIV_FP32, GrB_MIN_FP32, GrB_MAX_FP32},
+      {GrB_PLUS_FP64, GrB_MINUS_FP64, GrB_TIMES_FP64, GrB_DIV_FP64, GrB_MIN_FP64, GrB_MAX_FP64}};
+  const int row = t == K2_T_INT32 ? 0 : t == K2_T_INT64 ? 1 : t == K2_T_FP32 ? 2 : t == K2_T_FP64 ? 3 : -1;
+  if (row < 0 || op == NULL) return -1;
+  for (int k = 0; k < 6; k++)
+    if (ops[row][k] == op) return k;  // the order of K2_CUDA_OP_*
+  return -1;
+}
+
+static int k2_dvec_unop(GrB_UnaryOp op, k2_type t) {
+  const GrB_UnaryOp ops[4][3] = {{GrB_IDENTITY_INT32, GrB_AINV_INT32, GrB_ABS_INT32},
+                                 {GrB_IDENTITY_INT64, GrB_AINV_INT64, GrB_ABS_INT64},
+                                 {GrB_IDENTITY_FP32, GrB_AINV_FP32, GrB_ABS_FP32},
+                                 {GrB_IDENTITY_FP64, GrB_AINV_FP64, GrB_ABS_FP64}};
+  const int row = t == K2_T_INT32 ? 0 : t == K2_T_INT64 ? 1 : t == K2_T_FP32 ? 2 : t == K2_T_FP64 ? 3 : -1;
+  if (row < 0 || op == NULL) return -1;
+  for (int k = 0; k < 3; k++)
+    if (ops[row][k] == op) return k;  // the order of K2_CUDA_UOP_*
+  return -1;
+}
+
+// The checks of an element-wise call: live handles, one size and one type.
+static GrB_Info k2_dvec_same(const char *fn, K2_DeviceVector w, K2_DeviceVector u, K2_DeviceVector v) {
+  K2_DVEC_CHECK(w, fn, "w");
+  K2_DVEC_CHECK(u, fn, "u");
+  if (v != NULL) K2_DVEC_CHECK(v, fn, "v");
+  if (u->n != w->n || (v != NULL && v->n != w->n))
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: the vectors differ in size", fn);
+  if (u->type != w->type || (v != NULL && v->type != w->type))
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: the vectors differ in type (device vectors are not typecast)", fn);
+  return GrB_SUCCESS;
+}
+
+static GrB_Info k2_dvec_ewise(const char *fn, K2_DeviceVector w, GrB_BinaryOp op, K2_DeviceVector u,
+                              K2_DeviceVector v, bool add) {
+  GrB_Info info = k2_dvec_same(fn, w, u, v);
+  if (info != GrB_SUCCESS) return info;
+  if (v == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: v is NULL", fn);
+  const int code = k2_dvec_binop(op, w->type);
+  if (code < 0)
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: the operator must be PLUS, MINUS, TIMES, DIV (floats), MIN or MAX of "
+            "the vectors' type (%s)", fn, k2_type_name(w->type));
+  const bool full = u->nvals_known && v->nvals_known && u->nvals == u->n && v->nvals == v->n;
+  int rc = k2_cuda_vector_ewise(k2_dvec_values(w), k2_dvec_present(w), k2_dvec_values(u), k2_dvec_present(u),
+                                k2_dvec_values(v), k2_dvec_present(v), w->type, code, add, w->n);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  w->nvals = w->n;
+  w->nvals_known = full;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_eWiseAdd(K2_DeviceVector w, const GrB_BinaryOp op, const K2_DeviceVector u,
+                                  const K2_DeviceVector v) {
+  return k2_dvec_ewise("K2_DeviceVector_eWiseAdd", w, op, u, v, true);
+}
+
+GrB_Info K2_DeviceVector_eWiseMult(K2_DeviceVector w, const GrB_BinaryOp op, const K2_DeviceVector u,
+                                   const K2_DeviceVector v) {
+  return k2_dvec_ewise("K2_DeviceVector_eWiseMult", w, op, u, v, false);
+}
+
+GrB_Info K2_DeviceVector_apply(K2_DeviceVector w, const GrB_UnaryOp op, const K2_DeviceVector u) {
+  const char *fn = "K2_DeviceVector_apply";
+  GrB_Info info = k2_dvec_same(fn, w, u, NULL);
+  if (info != GrB_SUCCESS) return info;
+  const int code = k2_dvec_unop(op, w->type);
+  if (code < 0)
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: the operator must be IDENTITY, AINV or ABS of the vectors' type (%s)", fn,
+            k2_type_name(w->type));
+  int rc = k2_cuda_vector_apply(k2_dvec_values(w), k2_dvec_present(w), k2_dvec_values(u), k2_dvec_present(u),
+                                w->type, code, w->n);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  w->nvals = u->nvals;
+  w->nvals_known = u->nvals_known;
+  return GrB_SUCCESS;
+}
+
 // ---- products --------------------------------------------------------------------------------
 
 // A's resident copy on the device: the one it has, or one uploaded now in the default

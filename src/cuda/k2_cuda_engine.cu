@@ -1275,6 +1275,23 @@ int k2_cuda_vector_assign(void *v, uint8_t *vp, const uint8_t *m, const void *w,
   return 0;
 }
 
+int k2_cuda_vector_ewise(void *z, uint8_t *zp, const void *x, const uint8_t *xp, const void *y,
+                         const uint8_t *yp, k2_type t, int op, bool add, uint64_t n) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  K2CU_TRY("an element-wise operation on device vectors",
+           launch_ewise(z, zp, x, xp, y, yp, t, op, add, n, g_stream));
+  return 0;
+}
+
+int k2_cuda_vector_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp, k2_type t, int op,
+                         uint64_t n) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  K2CU_TRY("an operator applied to a device vector", launch_apply(z, zp, x, xp, t, op, n, g_stream));
+  return 0;
+}
+
 int k2_cuda_vector_count(const uint8_t *p, uint64_t n, uint64_t *count) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");

@@ -151,6 +151,25 @@ int k2_cuda_vector_count(const uint8_t *p, uint64_t n, uint64_t *count);
 int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, int64_t *isum,
                        double *fsum);
 
+// Element-wise operators of device vectors (K2_DeviceVector_eWiseAdd / eWiseMult / apply).
+#define K2_CUDA_OP_PLUS 0
+#define K2_CUDA_OP_MINUS 1
+#define K2_CUDA_OP_TIMES 2
+#define K2_CUDA_OP_DIV 3
+#define K2_CUDA_OP_MIN 4
+#define K2_CUDA_OP_MAX 5
+#define K2_CUDA_UOP_IDENTITY 0
+#define K2_CUDA_UOP_AINV 1
+#define K2_CUDA_UOP_ABS 2
+// z = x op y on type t (INT32, INT64, FP32, FP64) where x and y are both present, and with
+// `add` where either is (the present one's value); z absent elsewhere. z may be x or y. Not
+// waited for.
+int k2_cuda_vector_ewise(void *z, uint8_t *zp, const void *x, const uint8_t *xp, const void *y,
+                         const uint8_t *yp, k2_type t, int op, bool add, uint64_t n);
+// z = op(x) where x is present, z absent elsewhere (z may be x). Not waited for.
+int k2_cuda_vector_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp, k2_type t, int op,
+                         uint64_t n);
+
 // Error glue for the .cu files: record a message as the thread's last error and return info.
 int k2_cuda_fail(int info, const char *message);
 

@@ -174,6 +174,11 @@ cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long lon
 // Where m[i]: v[i] = w[i], vp[i] = wp[i] (w != NULL) or v[i] = scalar (its low ts bytes), vp[i] = 1.
 cudaError_t launch_assign(void *v, uint8_t *vp, const uint8_t *m, const void *w, const uint8_t *wp,
                           uint64_t scalar, uint32_t ts, uint64_t n, cudaStream_t s);
+// z = x op y (both present; with add, either) and z = op(x), as k2_cuda_vector_ewise / _apply.
+cudaError_t launch_ewise(void *z, uint8_t *zp, const void *x, const uint8_t *xp, const void *y,
+                         const uint8_t *yp, k2_type t, int op, bool add, uint64_t n, cudaStream_t s);
+cudaError_t launch_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp, k2_type t, int op,
+                         uint64_t n, cudaStream_t s);
 // *isum += the present values (BOOL and integers), *fsum += them (floats).
 cudaError_t launch_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n,
                        unsigned long long *isum, double *fsum, cudaStream_t s);

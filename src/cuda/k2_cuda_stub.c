@@ -129,3 +129,13 @@ int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, i
   if (fsum) *fsum = 0;
   return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
+int k2_cuda_vector_ewise(void *z, uint8_t *zp, const void *x, const uint8_t *xp, const void *y,
+                         const uint8_t *yp, k2_type t, int op, bool add, uint64_t n) {
+  (void)z, (void)zp, (void)x, (void)xp, (void)y, (void)yp, (void)t, (void)op, (void)add, (void)n;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
+int k2_cuda_vector_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp, k2_type t, int op,
+                         uint64_t n) {
+  (void)z, (void)zp, (void)x, (void)xp, (void)t, (void)op, (void)n;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}

@@ -1,5 +1,6 @@
 // k2_cuda_vector.cu: the element-wise kernels of device-resident vectors (K2_DeviceVector): a
-// mask turned into skip bytes, masked assignment, counting entries and summing values.
+// mask turned into skip bytes, masked assignment, element-wise operators, counting entries and
+// summing values.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Every kernel is a grid-stride loop over the entries; counts and sums are folded per warp and
@@ -81,6 +82,94 @@ __global__ void sum_kernel(const T *x, const uint8_t *p, uint64_t n, unsigned lo
 }
 
 template <typename T>
+__device__ __forceinline__ T binop(int op, T a, T b) {
+  switch (op) {
+    case K2_CUDA_OP_PLUS: return a + b;
+    case K2_CUDA_OP_MINUS: return a - b;
+    case K2_CUDA_OP_TIMES: return a * b;
+    case K2_CUDA_OP_DIV: return a / b;  // floats only (the API refuses integer division)
+    case K2_CUDA_OP_MIN: return a < b ? a : b;
+    default: return a > b ? a : b;
+  }
+}
+// GraphBLAS's MIN and MAX on floats are fmin and fmax (a NaN loses).
+template <>
+__device__ __forceinline__ float binop<float>(int op, float a, float b) {
+  switch (op) {
+    case K2_CUDA_OP_PLUS: return a + b;
+    case K2_CUDA_OP_MINUS: return a - b;
+    case K2_CUDA_OP_TIMES: return a * b;
+    case K2_CUDA_OP_DIV: return a / b;
+    case K2_CUDA_OP_MIN: return fminf(a, b);
+    default: return fmaxf(a, b);
+  }
+}
+template <>
+__device__ __forceinline__ double binop<double>(int op, double a, double b) {
+  switch (op) {
+    case K2_CUDA_OP_PLUS: return a + b;
+    case K2_CUDA_OP_MINUS: return a - b;
+    case K2_CUDA_OP_TIMES: return a * b;
+    case K2_CUDA_OP_DIV: return a / b;
+    case K2_CUDA_OP_MIN: return fmin(a, b);
+    default: return fmax(a, b);
+  }
+}
+
+template <typename T>
+__global__ void ewise_kernel(T *z, uint8_t *zp, const T *x, const uint8_t *xp, const T *y,
+                             const uint8_t *yp, int op, bool add, uint64_t n) {
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    const bool px = xp[i] != 0, py = yp[i] != 0;
+    if (px && py) z[i] = binop<T>(op, x[i], y[i]);
+    else if (add && px) z[i] = x[i];
+    else if (add && py) z[i] = y[i];
+    zp[i] = (uint8_t)(add ? (px || py) : (px && py));
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ T unop(int op, T a) {
+  if (op == K2_CUDA_UOP_AINV) return -a;
+  if (op == K2_CUDA_UOP_ABS) return a < 0 ? -a : a;
+  return a;
+}
+template <>
+__device__ __forceinline__ float unop<float>(int op, float a) {
+  return op == K2_CUDA_UOP_AINV ? -a : op == K2_CUDA_UOP_ABS ? fabsf(a) : a;
+}
+template <>
+__device__ __forceinline__ double unop<double>(int op, double a) {
+  return op == K2_CUDA_UOP_AINV ? -a : op == K2_CUDA_UOP_ABS ? fabs(a) : a;
+}
+
+template <typename T>
+__global__ void apply_kernel(T *z, uint8_t *zp, const T *x, const uint8_t *xp, int op, uint64_t n) {
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    const uint8_t p = xp[i];
+    if (p) z[i] = unop<T>(op, x[i]);
+    zp[i] = p;
+  }
+}
+
+template <typename T>
+cudaError_t ewise_as(void *z, uint8_t *zp, const void *x, const uint8_t *xp, const void *y,
+                     const uint8_t *yp, int op, bool add, uint64_t n, cudaStream_t s) {
+  ewise_kernel<T><<<grid_for(n, kMaxGrid), kBlock, 0, s>>>((T *)z, zp, (const T *)x, xp, (const T *)y,
+                                                          yp, op, add, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t apply_as(void *z, uint8_t *zp, const void *x, const uint8_t *xp, int op, uint64_t n,
+                     cudaStream_t s) {
+  apply_kernel<T><<<grid_for(n, kMaxGrid), kBlock, 0, s>>>((T *)z, zp, (const T *)x, xp, op, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
 cudaError_t assign_as(void *v, uint8_t *vp, const uint8_t *m, const void *w, const uint8_t *wp,
                       uint64_t scalar, uint64_t n, cudaStream_t s) {
   T sc;
@@ -113,6 +202,30 @@ cudaError_t launch_assign(void *v, uint8_t *vp, const uint8_t *m, const void *w,
   if (ts == 8) return assign_as<uint64_t>(v, vp, m, w, wp, scalar, n, s);
   if (ts == 4) return assign_as<uint32_t>(v, vp, m, w, wp, scalar, n, s);
   return assign_as<uint8_t>(v, vp, m, w, wp, scalar, n, s);
+}
+
+cudaError_t launch_ewise(void *z, uint8_t *zp, const void *x, const uint8_t *xp, const void *y,
+                         const uint8_t *yp, k2_type t, int op, bool add, uint64_t n, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  switch (t) {
+    case K2_T_INT32: return ewise_as<int32_t>(z, zp, x, xp, y, yp, op, add, n, s);
+    case K2_T_INT64: return ewise_as<int64_t>(z, zp, x, xp, y, yp, op, add, n, s);
+    case K2_T_FP32: return ewise_as<float>(z, zp, x, xp, y, yp, op, add, n, s);
+    case K2_T_FP64: return ewise_as<double>(z, zp, x, xp, y, yp, op, add, n, s);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+cudaError_t launch_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp, k2_type t, int op,
+                         uint64_t n, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  switch (t) {
+    case K2_T_INT32: return apply_as<int32_t>(z, zp, x, xp, op, n, s);
+    case K2_T_INT64: return apply_as<int64_t>(z, zp, x, xp, op, n, s);
+    case K2_T_FP32: return apply_as<float>(z, zp, x, xp, op, n, s);
+    case K2_T_FP64: return apply_as<double>(z, zp, x, xp, op, n, s);
+    default: return cudaErrorInvalidValue;
+  }
 }
 
 cudaError_t launch_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n,

@@ -1339,6 +1339,49 @@ static void test_device_vectors(void **state) {
   K2_ASSERT_OK(K2_DeviceVector_export(&got, a));
   dv_compare(got, ga, 2000, false, B, ga, false, "assign of a vector");
   GrB_Vector_free(&got);
+  // element-wise operators against GraphBLAS: FP64 vectors of a few entries each
+  {
+    GrB_Vector gx = dv_random(GrB_FP64, 2000, 600, &rng), gy = dv_random(GrB_FP64, 2000, 900, &rng), gz = NULL;
+    K2_DeviceVector x = NULL, y = NULL, z = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_new(&x, GrB_FP64, 2000));
+    K2_ASSERT_OK(K2_DeviceVector_new(&y, GrB_FP64, 2000));
+    K2_ASSERT_OK(K2_DeviceVector_new(&z, GrB_FP64, 2000));
+    K2_ASSERT_OK(K2_DeviceVector_import(x, gx));
+    K2_ASSERT_OK(K2_DeviceVector_import(y, gy));
+    const GrB_BinaryOp bops[] = {GrB_PLUS_FP64, GrB_MINUS_FP64, GrB_TIMES_FP64, GrB_DIV_FP64, GrB_MIN_FP64, GrB_MAX_FP64};
+    for (int k = 0; k < 6; k++)
+      for (int add = 0; add < 2; add++) {
+        K2_ASSERT_OK(GrB_Vector_new(&gz, GrB_FP64, 2000));
+        if (add) {
+          K2_ASSERT_OK(K2_DeviceVector_eWiseAdd(z, bops[k], x, y));
+          K2_ASSERT_OK(GrB_eWiseAdd(gz, NULL, NULL, bops[k], gx, gy, NULL));
+        } else {
+          K2_ASSERT_OK(K2_DeviceVector_eWiseMult(z, bops[k], x, y));
+          K2_ASSERT_OK(GrB_eWiseMult(gz, NULL, NULL, bops[k], gx, gy, NULL));
+        }
+        K2_ASSERT_OK(K2_DeviceVector_export(&got, z));
+        snprintf(what, sizeof what, "eWise%s with operator %d", add ? "Add" : "Mult", k);
+        dv_compare(got, gz, 2000, false, B, gz, false, what);
+        GrB_Vector_free(&got);
+        GrB_Vector_free(&gz);
+      }
+    // in place: x = |x - y| (the shape of PageRank's change)
+    K2_ASSERT_OK(K2_DeviceVector_eWiseAdd(x, GrB_MINUS_FP64, x, y));
+    K2_ASSERT_OK(K2_DeviceVector_apply(x, GrB_ABS_FP64, x));
+    K2_ASSERT_OK(GrB_eWiseAdd(gx, NULL, NULL, GrB_MINUS_FP64, gx, gy, NULL));
+    K2_ASSERT_OK(GrB_apply(gx, NULL, NULL, GrB_ABS_FP64, gx, NULL));
+    K2_ASSERT_OK(K2_DeviceVector_export(&got, x));
+    dv_compare(got, gx, 2000, false, B, gx, false, "x = |x - y| in place");
+    GrB_Vector_free(&got);
+    assert_int_equal(K2_DeviceVector_eWiseMult(z, GrB_DIV_INT64, x, y), GrB_NOT_IMPLEMENTED);
+    assert_int_equal(K2_DeviceVector_apply(z, GrB_LNOT, x), GrB_NOT_IMPLEMENTED);
+    assert_int_equal(K2_DeviceVector_eWiseAdd(z, GrB_PLUS_FP64, x, a), GrB_DOMAIN_MISMATCH);
+    K2_ASSERT_OK(K2_DeviceVector_free(&x));
+    K2_ASSERT_OK(K2_DeviceVector_free(&y));
+    K2_ASSERT_OK(K2_DeviceVector_free(&z));
+    GrB_Vector_free(&gx);
+    GrB_Vector_free(&gy);
+  }
   double fsum = 0;
   K2_ASSERT_OK(K2_DeviceVector_reduce_FP64(&fsum, a));
   K2_ASSERT_OK(GrB_reduce(&gsum, NULL, GrB_PLUS_MONOID_INT64, ga, NULL));
@@ -1486,6 +1529,84 @@ static void test_device_bfs(void **state) {
   printf("  device BFS = host BFS on 2 random graphs and %d real graphs\n", found);
 }
 
+// PageRank (LAGraph model and GAP's) from the device path against the host's: the same
+// iterations (one more or fewer where the change crosses tol in another summation order) and
+// ranks within the FP32 spread of two summation orders.
+static void pagerank_device_check(K2_Matrix A, uint64_t n, bool gap, const char *what) {
+  GrB_Vector rh = NULL, rd = NULL;
+  int ih = 0, id = 0;
+  char msg[K2_MSG_LEN];
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+  GrB_Info info = gap ? K2_pagerank_gap_k2(&rh, &ih, A, 0.85f, 1e-4f, 100, msg)
+                      : K2_pagerank_k2(&rh, &ih, A, 0.85f, 1e-4f, 100, msg);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
+  K2_ASSERT_OK(K2_set_strict(true));
+  GrB_Info dinfo = gap ? K2_pagerank_gap_k2(&rd, &id, A, 0.85f, 1e-4f, 100, msg)
+                       : K2_pagerank_k2(&rd, &id, A, 0.85f, 1e-4f, 100, msg);
+  K2_ASSERT_OK(K2_set_strict(false));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  if (info == K2_CONVERGENCE_FAILURE) {  // both fail alike
+    assert_int_equal(dinfo, K2_CONVERGENCE_FAILURE);
+    return;
+  }
+  K2_ASSERT_OK(info);
+  if (dinfo != GrB_SUCCESS) fail_msg("%s: %s", what, msg);
+  assert_true(abs(ih - id) <= 1);
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+  uint8_t *xp = malloc(n), *yp = malloc(n);
+  assert_true(x && y && xp && yp);
+  dv_dense(rh, n, x, xp);
+  dv_dense(rd, n, y, yp);
+  double worst = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    assert_int_equal(xp[i], yp[i]);
+    if (xp[i]) worst = fmax(worst, fabs(x[i] - y[i]));
+  }
+  const double bound = ih == id ? 2e-5 : 1e-4 + 2e-5;
+  if (!(worst <= bound)) fail_msg("%s: ranks differ by %g (iterations %d and %d)", what, worst, ih, id);
+  free(x), free(y), free(xp), free(yp);
+  GrB_free(&rh), GrB_free(&rd);
+}
+
+static void test_device_pagerank(void **state) {
+  (void)state;
+  char what[160];
+  const uint64_t sizes[][2] = {{5000, 40000}, {6000, 9000}};  // the second has many sinks
+  for (int g = 0; g < 2; g++) {
+    k2_coo_list L;
+    random_list(&L, sizes[g][0], sizes[g][0], sizes[g][1], 61 + (uint64_t)g);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    for (int gap = 0; gap < 2; gap++) {
+      snprintf(what, sizeof what, "random graph %d, %s model", g, gap ? "GAP" : "LAGraph");
+      pagerank_device_check(A, sizes[g][0], gap, what);
+    }
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
+  const char *dir = k2_real_graph_dir(K2_DATA_DIR);
+  int found = 0;
+  for (size_t f = 0; f < k2_real_graph_count && (!g_quick || found < 3); f++) {
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    GrB_Info info = k2_real_graph_read(&E, dir, &k2_real_graph_list[f]);
+    if (info == GrB_NO_VALUE) continue;
+    K2_ASSERT_OK(info);
+    if (E.nrows != E.ncols) {
+      K2_Edges_free(&E);
+      continue;
+    }
+    found++;
+    k2_coo_list L = {E.nrows, E.ncols, E.nvals, E.I, E.J};
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    snprintf(what, sizeof what, "%s", k2_real_graph_list[f].name);
+    pagerank_device_check(A, E.nrows, false, what);
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    K2_Edges_free(&E);
+  }
+  printf("  device PageRank = host PageRank on 2 random graphs (both models) and %d real graphs\n", found);
+}
+
 int main(void) {
   if (!k2_cuda_available()) {
     printf("no CUDA device: GPU tests skipped\n");
@@ -1504,7 +1625,7 @@ int main(void) {
       cmocka_unit_test(test_plus_kernel),   cmocka_unit_test(test_default_config),
       cmocka_unit_test(test_pruned),        cmocka_unit_test(test_pruned_visits),
       cmocka_unit_test(test_auto_routing),  cmocka_unit_test(test_device_vectors),
-      cmocka_unit_test(test_device_bfs),
+      cmocka_unit_test(test_device_bfs),    cmocka_unit_test(test_device_pagerank),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left

@@ -1,0 +1,104 @@
+// k2_pagerank_device.c: PageRank (LAGraph and GAP models) with its vectors on the GPU
+// (K2_DeviceVector, include/k2grb/device.h).
+// SPDX-License-Identifier: Apache-2.0
+//
+// The iteration of k2_pagerank.inc, each step on the device: w = t ./ d, r = teleport + w' A,
+// the change sum |t - r|. The scaled out-degrees d and the sinks are computed once on the host
+// (a graph's cached degrees, else one product) and copied up once; per iteration the host learns
+// the rank held by the sinks and the change, two sums. The ranks come back once at the end.
+#include "k2_alg_internal.h"
+
+#define K2A_FN fn
+#define K2A_FREE_ALL                  \
+  do {                                \
+    GrB_free(&dout_own);              \
+    GrB_free(&d);                     \
+    GrB_free(&d1);                    \
+    GrB_free(&sink);                  \
+    K2_DeviceVector_free(&dd);        \
+    K2_DeviceVector_free(&dsink);     \
+    K2_DeviceVector_free(&r);         \
+    K2_DeviceVector_free(&t);         \
+    K2_DeviceVector_free(&w);         \
+    K2_DeviceVector_free(&y);         \
+    K2_DeviceVector_free(&rsink);     \
+  } while (0)
+
+GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Matrix A, K2_Graph G,
+                            float damping, float tol, int itermax, bool gap, char *msg) {
+  GrB_Vector dout = NULL, dout_own = NULL, d = NULL, d1 = NULL, sink = NULL;
+  K2_DeviceVector dd = NULL, dsink = NULL, r = NULL, t = NULL, w = NULL, y = NULL, rsink = NULL;
+  const char *k2a_step = NULL;
+  // the caller (k2_pagerank.inc) checked the arguments
+  GrB_Index n;
+  K2A_STEP("reading the size of A");
+  K2A_TRY(K2_Matrix_nrows(&n, A));
+  K2A_STEP("computing the out-degrees");
+  K2A_TRY(k2a_out_degree_k2(&dout, &dout_own, A, G, n));
+  GrB_Index nsinks = 0;
+  if (!gap) {
+    K2A_STEP("finding the vertices without out-edges");
+    K2A_TRY(GrB_Vector_new(&sink, GrB_BOOL, n));
+    K2A_TRY(GrB_assign(sink, dout, NULL, true, GrB_ALL, n, GrB_DESC_SC));
+    K2A_TRY(GrB_Vector_nvals(&nsinks, sink));
+  }
+  // d = max (outdegree / damping, 1 / damping): full
+  K2A_STEP("scaling the out-degrees by the damping factor");
+  K2A_TRY(GrB_Vector_new(&d, GrB_FP32, n));
+  K2A_TRY(GrB_apply(d, NULL, NULL, GrB_DIV_FP32, dout, damping, NULL));
+  K2A_TRY(GrB_Vector_new(&d1, GrB_FP32, n));
+  K2A_TRY(GrB_assign(d1, NULL, NULL, 1.0f / damping, GrB_ALL, n, NULL));
+  K2A_TRY(GrB_eWiseAdd(d, NULL, NULL, GrB_MAX_FP32, d1, d, NULL));
+
+  K2A_STEP("copying the scaled degrees and the sinks to the device");
+  K2A_TRY(K2_DeviceVector_new(&dd, GrB_FP32, n));
+  K2A_TRY(K2_DeviceVector_import(dd, d));
+  if (nsinks > 0) {
+    K2A_TRY(K2_DeviceVector_new(&dsink, GrB_BOOL, n));
+    K2A_TRY(K2_DeviceVector_import(dsink, sink));
+    K2A_TRY(K2_DeviceVector_new(&rsink, GrB_FP32, n));
+  }
+  K2A_STEP("creating the rank vectors on the device");
+  K2A_TRY(K2_DeviceVector_new(&r, GrB_FP32, n));
+  K2A_TRY(K2_DeviceVector_new(&t, GrB_FP32, n));
+  K2A_TRY(K2_DeviceVector_new(&w, GrB_FP32, n));
+  K2A_TRY(K2_DeviceVector_new(&y, GrB_FP32, n));
+  K2A_TRY(K2_DeviceVector_assign_FP64(r, NULL, (double)(1.0f / (float)n)));
+
+  const float scaled_damping = (1 - damping) / (float)n;
+  float rdiff = 1;
+  for (*iters = 0; *iters < itermax && rdiff > tol; (*iters)++) {
+    float teleport = scaled_damping;
+    if (nsinks > 0) {
+      // teleport += damping/n * (rank held by the sinks)
+      K2A_STEP("summing the rank held by the vertices without out-edges");
+      K2A_TRY(K2_DeviceVector_clear(rsink));
+      K2A_TRY(K2_DeviceVector_assign(rsink, dsink, r));
+      double sum_rsink = 0;
+      K2A_TRY(K2_DeviceVector_reduce_FP64(&sum_rsink, rsink));
+      teleport += damping / (float)n * (float)sum_rsink;
+    }
+    K2_DeviceVector tmp = t;  // t = the old rank
+    t = r;
+    r = tmp;
+    K2A_STEP("propagating the ranks along the edges");
+    K2A_TRY(K2_DeviceVector_eWiseMult(w, GrB_DIV_FP32, t, dd));
+    K2A_TRY(K2_vxm_device(y, NULL, GxB_PLUS_FIRST_FP32, w, A, NULL));
+    K2A_TRY(K2_DeviceVector_assign_FP64(r, NULL, (double)teleport));
+    K2A_TRY(K2_DeviceVector_eWiseAdd(r, GrB_PLUS_FP32, r, y));
+    // rdiff = sum |t - r|
+    K2A_STEP("measuring the change of the ranks");
+    K2A_TRY(K2_DeviceVector_eWiseAdd(t, GrB_MINUS_FP32, t, r));
+    K2A_TRY(K2_DeviceVector_apply(t, GrB_ABS_FP32, t));
+    double sum_diff = 0;
+    K2A_TRY(K2_DeviceVector_reduce_FP64(&sum_diff, t));
+    rdiff = (float)sum_diff;
+  }
+  if (!gap && rdiff > tol) {
+    K2A_FAIL(K2_CONVERGENCE_FAILURE, "did not converge within the %d iterations itermax allows", itermax);
+  }
+  K2A_STEP("copying the ranks from the device");
+  K2A_TRY(K2_DeviceVector_export(rank, r));
+  K2A_FREE_ALL;
+  return GrB_SUCCESS;
+}
