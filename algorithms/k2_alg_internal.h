@@ -89,6 +89,9 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Matrix A,
                                          K2_Graph G, float damping, float tol, int itermax, bool gap,
                                          char *msg);
+// Hop-count SSSP with its vectors on the GPU (k2_sssp_device.c), for one non-negative edge
+// weight; as k2_bfs_device.
+K2A_INTERNAL GrB_Info k2_sssp_device(GrB_Vector *out, K2_Matrix A, GrB_Index src, char *msg);
 K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
                                     GrB_Index src, K2_BfsMode mode, char *msg);
 // The out-degrees an algorithm reads (*use): G's cached ones, computed now if G has none (G

@@ -1472,6 +1472,23 @@ static void bfs_device_check(K2_Matrix A, uint64_t n, GrB_Index src, K2_BfsMode 
   }
   free(a), free(b), free(p), free(ap), free(bp), free(pp), free(tmp);
   GrB_free(&lh), GrB_free(&ph), GrB_free(&ld), GrB_free(&pd);
+  // SSSP hops (the same search with MIN_PLUS): identical distances
+  {
+    GrB_Vector dh = NULL, dd = NULL;
+    K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+    K2_ASSERT_OK(K2_sssp_hops_k2(&dh, A, src, msg));
+    K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
+    K2_ASSERT_OK(K2_set_strict(true));
+    info = K2_sssp_hops_k2(&dd, A, src, msg);
+    K2_ASSERT_OK(K2_set_strict(false));
+    if (info != GrB_SUCCESS) fail_msg("%s, SSSP hops: %s", what, msg);
+    assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+    K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+    char sw[200];
+    snprintf(sw, sizeof sw, "%s, SSSP hops", what);
+    dv_compare(dd, dh, n, false, A, dh, false, sw);
+    GrB_free(&dh), GrB_free(&dd);
+  }
   // levels alone and parents alone take the same path
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
   info = K2_bfs_mode_k2(&ld, NULL, A, src, mode, msg);
@@ -1526,7 +1543,7 @@ static void test_device_bfs(void **state) {
     K2_ASSERT_OK(K2_Matrix_free(&A));
     K2_Edges_free(&E);
   }
-  printf("  device BFS = host BFS on 2 random graphs and %d real graphs\n", found);
+  printf("  device BFS and SSSP hops = host's on 2 random graphs and %d real graphs\n", found);
 }
 
 // PageRank (LAGraph model and GAP's) from the device path against the host's: the same
