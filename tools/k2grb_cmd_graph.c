@@ -78,8 +78,10 @@ int k2grb_convert(int argc, char **argv) {
 int k2grb_info(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb info FILE [options]\n"
-      "Nodes, edges, tree levels, bits per edge and bytes by part of the k2-tree of FILE, against a\n"
-      "CSR (64-bit row pointers, 32-bit columns) with FP32 values and a Boolean CSR.\n" K2_CLI_READ_HELP
+      "Nodes, edges, tree levels, bits per edge and bytes by part of the k2-tree of FILE (signatures,\n"
+      "leaves, level offsets, directory, top codes and their share of the signatures and leaves,\n"
+      "cached bottom codes and other caches), against a CSR (64-bit row pointers, 32-bit columns)\n"
+      "with FP32 values and a Boolean CSR.\n" K2_CLI_READ_HELP
       "  --json         print as JSON\n";
   k2_cli_opts o;
   int rc = k2_cli_parse(&o, "info", K2_CLI_READ_OPTS " --json", 1, 1, usage, argc, argv);
@@ -107,6 +109,9 @@ int k2grb_info(int argc, char **argv) {
     uint64_t tree = u.tree + u.directory + u.top + u.bottom_codes;
     uint64_t csr = K2_csr_bytes(n, nv, true), bcsr = K2_csr_bytes(n, nv, false);
     double e = nv ? (double)nv : 1;
+    // the tree's parts, as docs/k2-format.md sizes its sections
+    const uint64_t sig = 8 * ((u.internal_nodes + 15) / 16);
+    const uint64_t leaves = 8 * ((u.leaves * (UINT64_C(1) << (2 * u.leaf_log)) + 63) / 64);
     k2_cli_report r = {0};
     k2_cli_rep_str(&r, "command", "info");
     k2_cli_rep_str(&r, "file", "%s", o.files[0]);
@@ -118,10 +123,17 @@ int k2grb_info(int argc, char **argv) {
     k2_cli_rep_num(&r, "internal_nodes", "%llu", (unsigned long long)u.internal_nodes);
     k2_cli_rep_num(&r, "leaves", "%llu", (unsigned long long)u.leaves);
     k2_cli_rep_num(&r, "bits_per_edge", "%.3f", 8.0 * (double)tree / e);
+    k2_cli_rep_num(&r, "bits_per_edge_tree", "%.3f", 8.0 * (double)u.tree / e);
+    k2_cli_rep_num(&r, "bytes_signatures", "%llu", (unsigned long long)sig);
+    k2_cli_rep_num(&r, "bytes_leaves", "%llu", (unsigned long long)leaves);
+    k2_cli_rep_num(&r, "bytes_level_offsets", "%llu", (unsigned long long)(u.tree - sig - leaves));
     k2_cli_rep_num(&r, "bytes_tree", "%llu", (unsigned long long)u.tree);
     k2_cli_rep_num(&r, "bytes_directory", "%llu", (unsigned long long)u.directory);
     k2_cli_rep_num(&r, "bytes_top", "%llu", (unsigned long long)u.top);
+    k2_cli_rep_num(&r, "aux_percent", "%.2f",
+                   100.0 * (double)(u.directory + u.top) / (double)(sig + leaves ? sig + leaves : 1));
     k2_cli_rep_num(&r, "bytes_bottom_codes", "%llu", (unsigned long long)u.bottom_codes);
+    k2_cli_rep_num(&r, "bytes_cache", "%llu", (unsigned long long)u.cache);
     k2_cli_rep_num(&r, "bytes_k2", "%llu", (unsigned long long)tree);
     k2_cli_rep_num(&r, "bytes_total", "%llu", (unsigned long long)u.total);
     k2_cli_rep_num(&r, "bytes_csr_fp32", "%llu", (unsigned long long)csr);

@@ -48,8 +48,17 @@ const char *K2_info_name(GrB_Info info);
 
 typedef struct {
   uint32_t leaf_log;        // leaves are 2^leaf_log x 2^leaf_log cells: 1 (2x2), 2 (4x4), 3 (8x8)
-  uint32_t directory_log;   // a directory sample every 2^directory_log nodes (default 8: S = 256)
-  uint32_t top_max_log;     // top level = deepest level with at most 2^top_max_log nodes (16)
+  uint32_t directory_log;   // 0 (default): the directory of first-child offsets sized from the
+                            // tree; 4..30: a sample every 2^directory_log internal nodes
+  uint32_t top_max_log;     // 0 (default): the top level sized from the tree; 1..30: the
+                            // deepest level with at most 2^top_max_log nodes
+                            // Sized from the tree, the directory and the top level's Morton
+                            // codes take at most 5% of the bytes of the signatures and leaves
+                            // together: a sample every 256 nodes where it fits in 2.5% (16-bit
+                            // offsets between 64-bit samples, about 2% of the signatures), and
+                            // the deepest level whose codes fit in the rest, 2^16 nodes at most.
+                            // A tree too small for a word gets none: lookups then count from the
+                            // root. Explicit values are kept whatever they cost.
   bool cache_bottom_codes;  // keep the bottom codes, the Morton codes of the last internal
                             // level, the parents of the leaves (k²+B): 8 bytes per
                             // node of that level (about 3x the tree on web graphs); products skip
@@ -61,7 +70,7 @@ typedef struct {
                             // (docs/benchmarks.md)
 } K2_Format;
 
-// The defaults: 2x2 leaves, S = 256, top <= 2^16 nodes, no cached bottom codes.
+// The defaults: 2x2 leaves, directory and top level sized from the tree, no cached bottom codes.
 void K2_Format_default(K2_Format *fmt);
 
 //==============================================================================================
@@ -206,8 +215,8 @@ GrB_Info K2_Matrix_print(K2_Matrix A, GxB_Print_Level level, FILE *f);
 
 typedef struct {
   uint64_t tree;        // internal signatures + leaves + per-level offsets
-  uint64_t directory;   // sampled first-child offsets
-  uint64_t top;         // Morton codes of the top level
+  uint64_t directory;   // sampled first-child offsets (0 when the tree is too small for one)
+  uint64_t top;         // Morton codes of the top level (0 when it is the root)
   uint64_t bottom_codes;  // cached Morton codes of the last internal level (0 if not cached)
   uint64_t pending;     // queued setElement/removeElement edits
   uint64_t cache;       // cached GrB_Matrix of the bridge and other derived data

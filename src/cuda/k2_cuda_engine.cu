@@ -135,6 +135,7 @@ struct DevMatrix {
   uint64_t mem_bytes = 0;
   const uint64_t *sig = nullptr, *leaves = nullptr, *dir = nullptr, *top = nullptr,
                  *bottom = nullptr;
+  const uint16_t *dir_lo = nullptr;  // a compact directory's offsets (k2_view.h)
   // ROWS: the blocks of the last internal level (row, column, pattern), nothing else
   uint64_t n_blocks = 0;
   const uint32_t *brow = nullptr, *bcol = nullptr;
@@ -151,6 +152,11 @@ uint64_t bottom_count(const k2_view *A) {
   return A->level_start[A->levels] - A->level_start[A->levels - 1];
 }
 
+// The directory's 64-bit samples, aligned; its 16-bit offsets follow them when it is compact.
+uint64_t dir_hi_bytes(const k2_view *A) {
+  return align_up(k2_dir_words(A->dir_len, A->dir_lo != nullptr) * 8);
+}
+
 // Sizes of the resident copy: signatures, leaves, directory, top codes, bottom codes; in
 // ROWS the block rows, columns and patterns (parts 0..2).
 void matrix_parts(const k2_view *A, int config, uint64_t part[5]) {
@@ -164,7 +170,7 @@ void matrix_parts(const k2_view *A, int config, uint64_t part[5]) {
   }
   part[0] = align_up(((A->n_internal + 15) / 16) * 8);
   part[1] = align_up(((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
-  part[2] = align_up(A->dir_len * 8);
+  part[2] = dir_hi_bytes(A) + align_up(A->dir_lo != nullptr ? A->dir_len * 2 : 0);
   part[3] = align_up(A->top_count * 8);
   part[4] = config == K2_CUDA_CONFIG_BOTTOM ? align_up(bottom_count(A) * 8) : 0;
   if (A->n_internal == 0) part[0] = part[1] = part[2] = part[3] = part[4] = 0;
@@ -250,6 +256,8 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   m->sig = (const uint64_t *)base;
   m->leaves = (const uint64_t *)(base + part[0]);
   m->dir = (const uint64_t *)(base + part[0] + part[1]);
+  m->dir_lo = A->dir_lo != nullptr ? (const uint16_t *)(base + part[0] + part[1] + dir_hi_bytes(A))
+                                   : nullptr;
   m->top = (const uint64_t *)(base + part[0] + part[1] + part[2]);
   m->bottom = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
   uint64_t *f = nullptr;  // bottom codes expanded here when the view does not cache them
@@ -260,7 +268,9 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   cudaError_t ce = upload_copy(m->sig, A->sig, ((A->n_internal + 15) / 16) * 8);
   if (ce == cudaSuccess)
     ce = upload_copy(m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
-  if (ce == cudaSuccess) ce = upload_copy(m->dir, A->dir, A->dir_len * 8);
+  if (ce == cudaSuccess)
+    ce = upload_copy(m->dir, A->dir, k2_dir_words(A->dir_len, A->dir_lo != nullptr) * 8);
+  if (ce == cudaSuccess && m->dir_lo != nullptr) ce = upload_copy(m->dir_lo, A->dir_lo, A->dir_len * 2);
   if (ce == cudaSuccess) ce = upload_copy(m->top, A->top_codes, A->top_count * 8);
   if (ce == cudaSuccess && m->bottom != nullptr)
     ce = upload_copy(m->bottom, f != nullptr ? f : A->bottom_codes, bottom_count(A) * 8);
@@ -421,6 +431,7 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
     Trav t;
     t.sig = m->sig;
     t.dir = m->dir;
+    t.dir_lo = m->dir_lo;
     t.dir_log = m->dir_log;
     t.codes = (st.src == -1 ? m->top
                : st.src == -2 ? m->bottom
@@ -642,6 +653,7 @@ int enqueue_pruned(const DevMatrix *m, const k2_product *D, const SparsePlan &sp
   memset(&a, 0, sizeof a);
   a.sig = m->sig;
   a.dir = m->dir;
+  a.dir_lo = m->dir_lo;
   a.dir_log = m->dir_log;
   a.left = D->left;
   a.in_bm = sp.prune_in ? in_bm : nullptr;
@@ -668,6 +680,7 @@ int enqueue_pruned(const DevMatrix *m, const k2_product *D, const SparsePlan &sp
   LeafArgs la;
   la.t.sig = m->sig;
   la.t.dir = m->dir;
+  la.t.dir_lo = m->dir_lo;
   la.t.dir_log = m->dir_log;
   la.t.codes = codes[cur];
   la.t.ids = ids[cur];

@@ -39,12 +39,20 @@ __device__ __forceinline__ uint64_t compact(uint64_t x) {
   return x;
 }
 
+// Directory sample k (k2_view.h): compact, a 64-bit sample every 16 and 16-bit offsets from it
+// (dir_lo), or plain (dir_lo NULL). The branch is the same for every thread of a matrix.
+__device__ __forceinline__ uint64_t dir_sample(const uint64_t *dir, const uint16_t *dir_lo,
+                                               uint64_t k) {
+  return dir_lo != nullptr ? dir[k >> K2_DIR_LO_SHIFT] + dir_lo[k] : dir[k];
+}
+
 // First child of internal node p, by one thread (for nodes that are not consecutive): its
 // directory sample plus the fan-outs of the nodes between the sample and p.
 __device__ __forceinline__ uint64_t thread_first_child(const uint64_t *sig, const uint64_t *dir,
-                                                       uint32_t dir_log, uint64_t p) {
+                                                       const uint16_t *dir_lo, uint32_t dir_log,
+                                                       uint64_t p) {
   const uint64_t k = p >> dir_log;
-  uint64_t r = dir[k];
+  uint64_t r = dir_sample(dir, dir_lo, k);
   const uint64_t wend = p >> 4;
   for (uint64_t w = (k << dir_log) >> 4; w < wend; w++) r += (uint64_t)__popcll(sig[w]);
   const unsigned sh = (unsigned)(p & 15) * 4;
@@ -57,6 +65,7 @@ __device__ __forceinline__ uint64_t thread_first_child(const uint64_t *sig, cons
 struct Trav {
   const uint64_t *sig;      // signatures (device)
   const uint64_t *dir;      // directory (device)
+  const uint16_t *dir_lo;   // its 16-bit offsets when compact, or NULL
   uint32_t dir_log;
   const uint64_t *codes;
   uint64_t node_begin, n;
@@ -117,6 +126,7 @@ struct RowsArgs {
 // that side is not pruned). Entries past `capacity` are counted but not written.
 struct PruneArgs {
   const uint64_t *sig, *dir;
+  const uint16_t *dir_lo;
   uint32_t dir_log;
   bool left;
   const uint32_t *in_bm, *out_bm;

@@ -28,8 +28,8 @@ namespace {
 
 // First child of node p0 from the directory: its sample plus the fan-outs of the nodes between
 // the sample and p0 (nibbles [s, p0) of the signature words). Called by all lanes of one warp.
-__device__ uint64_t dir_first_child(const uint64_t *sig, const uint64_t *dir, uint32_t dir_log,
-                                    uint64_t p0) {
+__device__ uint64_t dir_first_child(const uint64_t *sig, const uint64_t *dir,
+                                    const uint16_t *dir_lo, uint32_t dir_log, uint64_t p0) {
   const unsigned lane = threadIdx.x & 31u;
   const uint64_t k = p0 >> dir_log;
   const uint64_t s = k << dir_log;
@@ -45,7 +45,7 @@ __device__ uint64_t dir_first_child(const uint64_t *sig, const uint64_t *dir, ui
     sum += (unsigned)__popcll(sig[w] & mask);
   }
   sum = __reduce_add_sync(0xffffffffu, sum);
-  return dir[k] + sum;
+  return dir_sample(dir, dir_lo, k) + sum;
 }
 
 // Per-block node data in shared memory: signature, code and absolute first child.
@@ -73,7 +73,7 @@ __device__ void load_nodes(const Trav &t, NodeTile &tile, uint64_t n) {
     tile.sig[threadIdx.x] = valid ? (uint8_t)nibble(t.sig, p) : 0;
     if (valid) {
       tile.code[threadIdx.x] = t.codes[idx];
-      tile.fc[threadIdx.x] = thread_first_child(t.sig, t.dir, t.dir_log, p);
+      tile.fc[threadIdx.x] = thread_first_child(t.sig, t.dir, t.dir_lo, t.dir_log, p);
     }
     __syncthreads();
     return;
@@ -85,7 +85,7 @@ __device__ void load_nodes(const Trav &t, NodeTile &tile, uint64_t n) {
     if (valid) tile.fc[threadIdx.x] = t.child_begin + t.offsets[idx];
   } else {
     if (threadIdx.x < 32) {
-      const uint64_t fc = dir_first_child(t.sig, t.dir, t.dir_log, t.node_begin + first);
+      const uint64_t fc = dir_first_child(t.sig, t.dir, t.dir_lo, t.dir_log, t.node_begin + first);
       if (threadIdx.x == 0) block_fc = fc;
     }
     unsigned off;
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kBlock) expand2_kernel(ExpandArgs a) {
   }
   Scan(scan_tmp).ExclusiveSum(fan, off);
   if (threadIdx.x < 32) {
-    const uint64_t g = dir_first_child(a.t.sig, a.t.dir, a.t.dir_log, base);
+    const uint64_t g = dir_first_child(a.t.sig, a.t.dir, a.t.dir_lo, a.t.dir_log, base);
     if (threadIdx.x == 0) first_grand = g;
   }
   __syncthreads();

@@ -120,7 +120,7 @@ __global__ void prune_expand_kernel(PruneArgs a, uint32_t t) {
     }
     unsigned long long pos = warp_reserve(a.count_out, (unsigned)__popc(keep));
     if (keep == 0) continue;
-    const uint64_t fc = thread_first_child(a.sig, a.dir, a.dir_log, id);
+    const uint64_t fc = thread_first_child(a.sig, a.dir, a.dir_lo, a.dir_log, id);
     for (; keep != 0; keep &= keep - 1, pos++) {
       const unsigned q = (unsigned)__ffs((int)keep) - 1;
       if (pos >= a.capacity) continue;

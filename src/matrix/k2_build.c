@@ -242,7 +242,7 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     if (fit != NULL) nt.sig = fit;
   }
 
-  GrB_Info info = k2_tree_derive(&nt, fmt->directory_log, fmt->top_max_log, fmt->cache_bottom_codes);
+  GrB_Info info = k2_tree_derive(&nt, fmt);
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
     return info;

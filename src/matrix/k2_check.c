@@ -8,9 +8,13 @@
 //     node, zero padding bits, the directory, nvals;
 //  2. a depth-first walk with one cursor per level (in a k²-tree the depth-first order visits
 //     each level in level order), which knows every node's block: nothing may lie in the
-//     padding beyond nrows/ncols, and the top-level and bottom Morton codes must match.
-// The caller guarantees that the arrays have the lengths implied by the counts (n_internal,
-// n_leaves, levels, dir_len, top_count, and the size of level levels-1 for the bottom codes).
+//     padding beyond nrows/ncols, and the top-level and bottom Morton codes must match (or,
+//     for a tree read without its bottom codes, the walk writes them: k2_tree_check_codes).
+// The directory and the top codes may be absent (dir_len, top_count 0; top level 0): the tree
+// is complete without them (k2_tree_view), so a tree read without them can be checked before
+// they are derived. The caller guarantees that the arrays have the lengths implied by the counts
+// (n_internal, n_leaves, levels, dir_len, top_count, and the size of level levels-1 for the
+// bottom codes).
 #include <stdio.h>
 #include <string.h>
 
@@ -66,15 +70,18 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
   for (uint32_t l = 0; l < L; l++) {
     uint64_t children = 0;
     for (uint64_t p = ls[l]; p < ls[l + 1]; p++) {
-      if ((p & (dir_step - 1)) == 0) {
+      if (t->dir_len > 0 && (p & (dir_step - 1)) == 0) {
         uint64_t k = p >> t->dir_log;
         if (k >= t->dir_len)
           K2_CHECK_FAIL("directory has %llu entries, node %llu needs entry %llu",
                         (unsigned long long)t->dir_len, (unsigned long long)p,
                         (unsigned long long)k);
-        if (t->dir[k] != first_child)
+        const uint64_t sample = t->dir_lo != NULL
+                                    ? t->dir[k >> K2_DIR_LO_SHIFT] + t->dir_lo[k]
+                                    : t->dir[k];
+        if (sample != first_child)
           K2_CHECK_FAIL("directory entry %llu = %llu, first child of node %llu is %llu",
-                        (unsigned long long)k, (unsigned long long)t->dir[k],
+                        (unsigned long long)k, (unsigned long long)sample,
                         (unsigned long long)p, (unsigned long long)first_child);
       }
       unsigned s = sig_at(t->sig, p);
@@ -122,6 +129,7 @@ typedef struct {
   uint32_t leaf_bits, leaf_side;
   uint64_t full_mask;
   uint64_t cursor[66];  // next node of each level
+  uint64_t *bottom_out; // where the codes of level levels-1 go, or NULL
 } k2_walk;
 
 // A child at level cl of a node (row, col, code) through quadrant b: its block must meet the
@@ -146,11 +154,12 @@ static GrB_Info walk_child(k2_walk *w, const k2_check_frame *f, unsigned b, uint
     uint64_t side = UINT64_C(1) << shift;
     c->inside = r0 + side <= t->nrows && c0 + side <= t->ncols;
   }
-  if (cl == t->top_level && t->top_codes[child - ls[cl]] != c->code)
+  if (cl == t->top_level && t->top_count > 0 && t->top_codes[child - ls[cl]] != c->code)
     K2_CHECK_FAIL("top code %llu is %llu, node %llu has code %llu",
                   (unsigned long long)(child - ls[cl]),
                   (unsigned long long)t->top_codes[child - ls[cl]], (unsigned long long)child,
                   (unsigned long long)c->code);
+  if (cl + 1 == t->levels && w->bottom_out != NULL) w->bottom_out[child - ls[cl]] = c->code;
   if (cl + 1 == t->levels && t->bottom_codes != NULL &&
       t->bottom_codes[child - ls[cl]] != c->code)
     K2_CHECK_FAIL("bottom code %llu is %llu, node %llu has code %llu",
@@ -195,14 +204,16 @@ static GrB_Info walk_leaves(k2_walk *w, const k2_check_frame *f, unsigned sig) {
 }
 
 // Pass 2: depth-first walk; every node's block must meet the matrix, codes must match.
-static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits) {
+static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits, uint64_t *bottom_out) {
   const uint64_t *ls = t->level_start;
   const uint32_t L = t->levels;
-  k2_walk w = {.t = t, .leaf_bits = leaf_bits, .leaf_side = UINT32_C(1) << t->leaf_log};
+  k2_walk w = {.t = t, .leaf_bits = leaf_bits, .leaf_side = UINT32_C(1) << t->leaf_log,
+               .bottom_out = bottom_out};
+  if (L == 1 && bottom_out != NULL) bottom_out[0] = 0;
   w.full_mask = (leaf_bits == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << leaf_bits) - 1);
   for (uint32_t l = 0; l <= L; l++) w.cursor[l] = ls[l];
   w.cursor[0] = 1;
-  if (t->top_level == 0 && t->top_codes[0] != 0)
+  if (t->top_level == 0 && t->top_count > 0 && t->top_codes[0] != 0)
     K2_CHECK_FAIL("top code 0 (the root) is %llu, not 0", (unsigned long long)t->top_codes[0]);
   if (L == 1 && t->bottom_codes != NULL && t->bottom_codes[0] != 0)
     K2_CHECK_FAIL("bottom code 0 (the root) is %llu, not 0",
@@ -246,7 +257,9 @@ static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits) {
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_tree_check(const k2_tree *t) {
+GrB_Info k2_tree_check(const k2_tree *t) { return k2_tree_check_codes(t, NULL); }
+
+GrB_Info k2_tree_check_codes(const k2_tree *t, uint64_t *bottom_out) {
   if (t == NULL) return k2_error_set(GrB_NULL_POINTER, "k2 tree: NULL");
   // shape and format parameters
   if (t->nrows > K2_INDEX_MAX || t->ncols > K2_INDEX_MAX)
@@ -260,9 +273,14 @@ GrB_Info k2_tree_check(const k2_tree *t) {
                   side_log);
   if (t->levels != t->side_log - t->leaf_log)
     K2_CHECK_FAIL("levels %u, side_log - leaf_log is %u", t->levels, t->side_log - t->leaf_log);
-  if (t->dir_log > 62) K2_CHECK_FAIL("dir_log %u is too large", t->dir_log);
+  if (t->dir_log < 4 || t->dir_log > 62)
+    K2_CHECK_FAIL("dir_log %u is not in 4..62 (samples of whole signature words)", t->dir_log);
+  if (t->dir_lo != NULL && t->dir_log > K2_DIR_LO_MAX_LOG)
+    K2_CHECK_FAIL("a compact directory every 2^%u nodes: its 16-bit offsets need 2^%u at most",
+                  t->dir_log, K2_DIR_LO_MAX_LOG);
   uint64_t dir_step = UINT64_C(1) << t->dir_log;
-  if (t->dir_len != t->n_internal / dir_step + (t->n_internal % dir_step != 0))
+  // no directory at all (0 samples) is valid: lookups count from node 0
+  if (t->dir_len != 0 && t->dir_len != t->n_internal / dir_step + (t->n_internal % dir_step != 0))
     K2_CHECK_FAIL("%llu directory entries, %llu internal nodes sampled every %llu need %llu",
                   (unsigned long long)t->dir_len, (unsigned long long)t->n_internal,
                   (unsigned long long)dir_step,
@@ -289,11 +307,14 @@ GrB_Info k2_tree_check(const k2_tree *t) {
   if (t->nrows == 0 || t->ncols == 0)
     K2_CHECK_FAIL("a %llu x %llu matrix with %llu nodes", (unsigned long long)t->nrows,
                   (unsigned long long)t->ncols, (unsigned long long)t->n_internal);
-  if (t->top_count != ls[t->top_level + 1] - ls[t->top_level])
+  // no top codes (0) is valid at level 0, the root, whose code is 0
+  if (t->top_count == 0 && t->top_level != 0)
+    K2_CHECK_FAIL("no top codes but top level %u", t->top_level);
+  if (t->top_count != 0 && t->top_count != ls[t->top_level + 1] - ls[t->top_level])
     K2_CHECK_FAIL("%llu top codes but level %u has %llu nodes",
                   (unsigned long long)t->top_count, t->top_level,
                   (unsigned long long)(ls[t->top_level + 1] - ls[t->top_level]));
   GrB_Info info = check_scan(t, leaf_bits);
   if (info != GrB_SUCCESS) return info;
-  return check_walk(t, leaf_bits);
+  return check_walk(t, leaf_bits, bottom_out);
 }

@@ -12,8 +12,8 @@
 
 void k2_matrix_format_default(K2_Format *fmt) {
   fmt->leaf_log = 1;
-  fmt->directory_log = 8;
-  fmt->top_max_log = 16;
+  fmt->directory_log = 0;  // both sized from the tree (k2_tree_aux_plan)
+  fmt->top_max_log = 0;
   fmt->cache_bottom_codes = false;
 }
 
@@ -21,8 +21,9 @@ static GrB_Info k2_format_check(const K2_Format *fmt) {
   if (fmt->leaf_log < 1 || fmt->leaf_log > 3)
     K2_FAIL(GrB_INVALID_VALUE, "K2_Format: leaf_log %u not in 1..3 (2x2, 4x4, 8x8 leaves)",
             fmt->leaf_log);
-  if (fmt->directory_log < 4 || fmt->directory_log > 30)
-    K2_FAIL(GrB_INVALID_VALUE, "K2_Format: directory_log %u not in 4..30", fmt->directory_log);
+  if (fmt->directory_log != 0 && (fmt->directory_log < 4 || fmt->directory_log > 30))
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Format: directory_log %u is neither 0 (sized from the tree) "
+            "nor in 4..30", fmt->directory_log);
   if (fmt->top_max_log > 30)
     K2_FAIL(GrB_INVALID_VALUE, "K2_Format: top_max_log %u above 30", fmt->top_max_log);
   return GrB_SUCCESS;
@@ -60,7 +61,7 @@ GrB_Info k2_matrix_alloc(K2_Matrix *A, uint64_t nrows, uint64_t ncols, const K2_
     free(M);
     K2_FAIL(GrB_OUT_OF_MEMORY, "K2_Matrix_new: no memory");
   }
-  M->tree.dir_log = f.directory_log;
+  M->tree.dir_log = f.directory_log ? f.directory_log : K2_DIR_LOG_DENSEST;
   M->magic = K2_MAGIC_LIVE;
   *A = M;
   return GrB_SUCCESS;
@@ -350,8 +351,8 @@ void k2_matrix_memory(K2_MemoryUsage *u, K2_Matrix A) {
   const k2_tree *t = &A->tree;
   memset(u, 0, sizeof *u);
   u->tree = (k2_tree_sig_words(t) + k2_tree_leaf_words(t) + (t->levels + 2)) * sizeof(uint64_t);
-  u->directory = t->dir_len * sizeof(uint64_t);
-  u->top = (t->top_codes ? t->top_count : 0) * sizeof(uint64_t);
+  u->directory = t->dir_len ? k2_dir_bytes(t->dir_len, t->dir_lo != NULL) : 0;
+  u->top = t->top_count * sizeof(uint64_t);
   u->bottom_codes = t->bottom_codes && t->levels
                     ? (t->level_start[t->levels] - t->level_start[t->levels - 1]) * sizeof(uint64_t)
                     : 0;

@@ -26,14 +26,19 @@ typedef struct {
   uint64_t *sig;            // ceil(n_internal / 16) words
   uint64_t *leaves;         // ceil(n_leaves * leaf_bits / 64) words
   uint64_t *level_start;    // levels + 2
+  // The auxiliary arrays, sized from the tree by k2_tree_derive. Either may be absent (0
+  // entries, NULL), which the view makes up for (k2_tree_view): without a directory a
+  // first-child lookup counts from node 0, without top codes the traversals start at the root.
   uint32_t dir_log;
-  uint64_t dir_len;
-  uint64_t *dir;
-  uint32_t top_level;
-  uint64_t top_count;
+  uint64_t dir_len;         // stored samples: ceil(n_internal / 2^dir_log), or 0
+  uint64_t *dir;            // k2_dir_words(dir_len, dir_lo != NULL) words (k2_view.h)
+  uint16_t *dir_lo;         // compact directory: dir_len offsets; NULL: plain
+  uint32_t top_level;       // 0 when no codes are stored
+  uint64_t top_count;       // stored codes: the nodes of level top_level, or 0
   uint64_t *top_codes;
   uint64_t *bottom_codes; // NULL unless cached
-  bool borrowed;            // arrays point into `map` and must not be freed one by one
+  bool borrowed;            // sig, leaves, level_start point into `map`: not freed one by one
+                            // (the derived arrays are always the tree's own)
   void *map;                // the loaded image, munmap'd at the end: a private copy or the
                             // mapped file when it cannot change (or NULL)
   size_t map_len;
@@ -73,8 +78,25 @@ uint64_t k2_tree_leaf_words(const k2_tree *t);
 void k2_tree_clear(k2_tree *t);
 // Padded side exponent for a shape and leaf size: at least leaf_log + 1 (one internal level).
 uint32_t k2_tree_side_log(uint64_t nrows, uint64_t ncols, uint32_t leaf_log);
-// Directory, top level and (optionally) the bottom codes from sig/leaves/level_start. Allocates.
-GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool bottom_codes);
+// Bytes of the signatures and leaves: what the auxiliary arrays are sized against.
+uint64_t k2_tree_core_bytes(const k2_tree *t);
+// The auxiliary arrays get at most 1/K2_AUX_SHARE of the core bytes together when K2_Format
+// leaves their sizes to the library (directory_log and top_max_log 0); the directory is never
+// sampled more densely than every 2^K2_DIR_LOG_DENSEST nodes nor the top level deeper than
+// 2^K2_TOP_LOG_DEEPEST nodes, the defaults of format version 1.
+#define K2_AUX_SHARE 20
+#define K2_DIR_LOG_DENSEST 8
+#define K2_TOP_LOG_DEEPEST 16
+// Bytes of a directory of `samples` samples, compact or plain.
+uint64_t k2_dir_bytes(uint64_t samples, bool compact);
+// The directory's sampling exponent and the top level k2_tree_derive picks (dir_len: samples
+// it stores, 0 when one sample, the root's, is all there is; compact when dir_log <=
+// K2_DIR_LO_MAX_LOG).
+void k2_tree_aux_plan(const k2_tree *t, const K2_Format *fmt, uint32_t *dir_log, uint64_t *dir_len,
+                      uint32_t *top_level);
+// Directory, top codes and (when fmt caches them) the bottom codes from sig/leaves/level_start,
+// as k2_tree_aux_plan sizes them. Allocates; on failure nothing derived is left.
+GrB_Info k2_tree_derive(k2_tree *t, const K2_Format *fmt);
 // Morton codes of every node of level `last` (levels: the leaves), in level order, computed in
 // parallel level by level. *codes_out is malloc'd (at least one slot).
 GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out);
@@ -82,13 +104,18 @@ GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_
 // bottom codes of a view that has only its top codes.
 GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint32_t from,
                          const uint64_t *from_codes, uint32_t last, uint64_t **codes_out);
-// A view for the engines.
+// A view for the engines: an absent directory is one sample (the root's first child, 1), absent
+// top codes are level 0 (the root's code, 0), so that engines always find both.
 void k2_tree_view(k2_view *v, const k2_tree *t, double weight);
 // Deep copy.
 GrB_Info k2_tree_copy(k2_tree *dst, const k2_tree *src);
 // Check every structural invariant (used after loading a file). Returns GrB_INVALID_OBJECT
 // with a message naming the first violation.
 GrB_Info k2_tree_check(const k2_tree *t);
+// The same, writing the Morton codes of level levels-1 to bottom_out (one per node of that
+// level; unless NULL) as the check's walk meets them: the bottom codes of a tree read without
+// them, for the price of a store per node. bottom_out is complete only on success.
+GrB_Info k2_tree_check_codes(const k2_tree *t, uint64_t *bottom_out);
 
 // ---- construction (src/matrix/k2_build.c) --------------------------------------------------
 

@@ -1,12 +1,16 @@
 // k2_serialize.c: the .k2 file format (docs/k2-format.md): serialize, deserialize, save, load.
 // SPDX-License-Identifier: Apache-2.0
 //
-// A .k2 image is a 320-byte header followed by six 64-byte aligned sections holding the tree
-// arrays exactly as they lie in memory (little-endian 64-bit words). Storing the derived arrays
-// (directory, top codes, bottom codes) too lets K2_Matrix_load use the image in place: the arrays of
-// the loaded tree point into one block holding the file (tree.borrowed): a private copy, or the
-// file itself mapped when it cannot change (see k2_serialize_load). Nothing is trusted before
-// it is checked: header checksum, sizes against each other and against the file length (with
+// A .k2 image is a 320-byte header followed by 64-byte aligned sections holding the tree arrays
+// exactly as they lie in memory (little-endian 64-bit words). Version 2, written here, stores
+// the signatures, leaves and level offsets only: the directory, the top codes and the bottom
+// codes are derived when the image is read (k2_tree_derive, one pass over the signatures and
+// the levels down to the ones kept), sized from the tree as a build sizes them. Version 1
+// stored those too and is still read: checked with them, then given today's. The signatures,
+// leaves and level offsets of a loaded version 2 tree point into one block holding the file
+// (tree.borrowed): a private copy, or the file itself mapped when it cannot change (see
+// k2_serialize_load). Nothing is trusted before it is
+// checked: header checksum, sizes against each other and against the file length (with
 // overflow checks), every zero padding byte, section checksums (XXH3-64), then the structure
 // (k2_tree_check). Every byte of a valid image is thus covered by a check.
 #include "matrix/k2_serialize.h"
@@ -36,12 +40,13 @@
 // ---- layout (docs/k2-format.md) -------------------------------------------------------------
 
 #define K2F_MAGIC "K2GRB\0\r\n"
-#define K2F_VERSION UINT32_C(1)
+#define K2F_VERSION UINT32_C(2)  // written; version 1 is read too
 #define K2F_ENDIAN UINT32_C(0x01020304)
 #define K2F_ENDIAN_SWAPPED UINT32_C(0x04030201)
 #define K2F_HEADER_BYTES 320
 #define K2F_ALIGN 64
-#define K2F_NSECT 6
+#define K2F_NSECT 6     // sections of version 1; version 2 has the first K2F_NSECT_V2
+#define K2F_NSECT_V2 3
 #define K2F_FLAG_BOTTOM UINT32_C(1)
 
 // header field offsets
@@ -51,7 +56,7 @@ enum {
   OFF_LEVELS = 60, OFF_LEAF_LOG = 64, OFF_DIR_LOG = 68, OFF_TOP_LEVEL = 72,
   OFF_TOP_MAX_LOG = 76, OFF_N_INTERNAL = 80, OFF_N_LEAVES = 88, OFF_DIR_LEN = 96,
   OFF_TOP_COUNT = 104, OFF_WEIGHT = 112, OFF_NSECT = 120, OFF_RESERVED0 = 124,
-  OFF_TABLE = 128,        // K2F_NSECT entries of 24 bytes: offset, bytes, XXH3-64
+  OFF_TABLE = 128,        // one entry of 24 bytes per section: offset, bytes, XXH3-64
   OFF_RESERVED1 = 272,    // zeros up to the checksum
   OFF_HEADER_SUM = 312,   // XXH3-64 of bytes 0 .. 311
 };
@@ -84,27 +89,21 @@ static void put64(uint8_t *p, size_t off, uint64_t v) { memcpy(p + off, &v, 8); 
 
 // The arrays of a tree as sections, their sizes and (optionally) checksums, and the header.
 typedef struct {
-  const void *data[K2F_NSECT];
-  k2f_section sec[K2F_NSECT];
+  const void *data[K2F_NSECT_V2];
+  k2f_section sec[K2F_NSECT_V2];
   uint64_t file_bytes;
   uint8_t header[K2F_HEADER_BYTES];
 } k2f_image;
 
+// A version 2 image: the format options, not the arrays derived from them.
 static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   const k2_tree *t = &A->tree;
-  // the format's flag, not the pointer: an empty tree caches empty bottom codes (NULL)
-  const bool has_bottom_codes = A->fmt.cache_bottom_codes;
-  uint64_t bottom_count = 0;
-  if (has_bottom_codes && t->n_internal > 0)
-    bottom_count = t->level_start[t->levels] - t->level_start[t->levels - 1];
   // an in-memory tree is valid, so these products fit; the words counts come from the core
-  uint64_t bytes[K2F_NSECT] = {
-      k2_tree_sig_words(t) * 8, k2_tree_leaf_words(t) * 8, ((uint64_t)t->levels + 2) * 8,
-      t->dir_len * 8, t->top_count * 8, bottom_count * 8};
-  const void *data[K2F_NSECT] = {t->sig, t->leaves, t->level_start,
-                                 t->dir, t->top_codes, t->bottom_codes};
+  uint64_t bytes[K2F_NSECT_V2] = {k2_tree_sig_words(t) * 8, k2_tree_leaf_words(t) * 8,
+                                  ((uint64_t)t->levels + 2) * 8};
+  const void *data[K2F_NSECT_V2] = {t->sig, t->leaves, t->level_start};
   uint64_t pos = K2F_HEADER_BYTES;
-  for (int s = 0; s < K2F_NSECT; s++) {
+  for (int s = 0; s < K2F_NSECT_V2; s++) {
     im->data[s] = data[s];
     im->sec[s].offset = align_up(pos);
     im->sec[s].bytes = bytes[s];
@@ -121,7 +120,7 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   put32(h, OFF_VERSION, K2F_VERSION);
   put32(h, OFF_ENDIAN, K2F_ENDIAN);
   put32(h, OFF_HEADER_BYTES, K2F_HEADER_BYTES);
-  put32(h, OFF_FLAGS, has_bottom_codes ? K2F_FLAG_BOTTOM : 0);
+  put32(h, OFF_FLAGS, A->fmt.cache_bottom_codes ? K2F_FLAG_BOTTOM : 0);
   put64(h, OFF_FILE_BYTES, im->file_bytes);
   put64(h, OFF_NROWS, t->nrows);
   put64(h, OFF_NCOLS, t->ncols);
@@ -129,16 +128,13 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   put32(h, OFF_SIDE_LOG, t->side_log);
   put32(h, OFF_LEVELS, t->levels);
   put32(h, OFF_LEAF_LOG, t->leaf_log);
-  put32(h, OFF_DIR_LOG, t->dir_log);
-  put32(h, OFF_TOP_LEVEL, t->top_level);
+  put32(h, OFF_DIR_LOG, A->fmt.directory_log);  // the option (0: sized from the tree)
   put32(h, OFF_TOP_MAX_LOG, A->fmt.top_max_log);
   put64(h, OFF_N_INTERNAL, t->n_internal);
   put64(h, OFF_N_LEAVES, t->n_leaves);
-  put64(h, OFF_DIR_LEN, t->dir_len);
-  put64(h, OFF_TOP_COUNT, t->top_count);
   memcpy(h + OFF_WEIGHT, &A->weight, 8);
-  put32(h, OFF_NSECT, K2F_NSECT);
-  for (int s = 0; s < K2F_NSECT; s++) {
+  put32(h, OFF_NSECT, K2F_NSECT_V2);
+  for (int s = 0; s < K2F_NSECT_V2; s++) {
     size_t e = OFF_TABLE + (size_t)s * K2F_ENTRY_BYTES;
     put64(h, e, im->sec[s].offset);
     put64(h, e + 8, im->sec[s].bytes);
@@ -169,7 +165,7 @@ static bool sink_put(k2f_sink *k, const void *src, uint64_t n) {
 static bool image_write(const k2f_image *im, k2f_sink *k) {
   static const uint8_t zeros[K2F_ALIGN];
   if (!sink_put(k, im->header, K2F_HEADER_BYTES)) return false;
-  for (int s = 0; s < K2F_NSECT; s++) {
+  for (int s = 0; s < K2F_NSECT_V2; s++) {
     if (!sink_put(k, zeros, im->sec[s].offset - k->pos)) return false;
     if (!sink_put(k, im->data[s], im->sec[s].bytes)) return false;
   }
@@ -203,6 +199,14 @@ static bool acube_k2_header(const uint8_t *base, uint64_t len, uint64_t *realsiz
   return true;
 }
 
+// The arrays of a failed read: copies are freed, borrowed ones left to the caller's mapping.
+static void image_drop(k2_tree *t, uint64_t **dst[K2F_NSECT], bool borrow) {
+  if (!borrow) {
+    for (int s = 0; s < K2F_NSECT; s++) free(*dst[s]);
+  }
+  memset(t, 0, sizeof *t);
+}
+
 // Validate an image and fill a tree. borrow: the arrays point into `base` (which must be
 // 8-byte aligned and outlive the tree); otherwise they are copied into fresh allocations.
 // `name` names the source in messages. On failure t is left empty (nothing allocated).
@@ -229,13 +233,18 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
     BAD("big-endian image (offset %d); only little-endian .k2 files are supported", name,
         OFF_ENDIAN);
   if (endian != K2F_ENDIAN) BAD("bad endianness marker 0x%08x at offset %d", name, endian, OFF_ENDIAN);
-  uint32_t version = get32(h, OFF_VERSION);
-  if (version != K2F_VERSION)
-    BAD("unsupported format version %u at offset %d (this library reads version %u)", name,
+  const uint32_t version = get32(h, OFF_VERSION);
+  if (version > K2F_VERSION && version < UINT32_C(1000))
+    BAD("format version %u (offset %d) is newer than this library, which reads versions 1 to "
+        "%u: a later k2grb wrote it", name, version, OFF_VERSION, K2F_VERSION);
+  if (version < 1 || version > K2F_VERSION)
+    BAD("unsupported format version %u at offset %d (this library reads versions 1 to %u)", name,
         version, OFF_VERSION, K2F_VERSION);
+  const bool v1 = version == 1;
+  const int nsect = v1 ? K2F_NSECT : K2F_NSECT_V2;
   if (get32(h, OFF_HEADER_BYTES) != K2F_HEADER_BYTES)
-    BAD("header size %u at offset %d, version 1 has %d", name, get32(h, OFF_HEADER_BYTES),
-        OFF_HEADER_BYTES, K2F_HEADER_BYTES);
+    BAD("header size %u at offset %d, version %u has %d", name, get32(h, OFF_HEADER_BYTES),
+        OFF_HEADER_BYTES, version, K2F_HEADER_BYTES);
   if (XXH3_64bits(h, OFF_HEADER_SUM) != get64(h, OFF_HEADER_SUM))
     BAD("header checksum mismatch (header bytes 0..%d)", name, OFF_HEADER_SUM - 1);
 
@@ -247,13 +256,23 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         (unsigned long long)len);
   uint32_t flags = get32(h, OFF_FLAGS);
   if (flags & ~K2F_FLAG_BOTTOM) BAD("unknown flags 0x%x at offset %d", name, flags, OFF_FLAGS);
-  if (get32(h, OFF_NSECT) != K2F_NSECT)
-    BAD("%u sections at offset %d, version 1 has %d", name, get32(h, OFF_NSECT), OFF_NSECT,
-        K2F_NSECT);
-  for (size_t o = OFF_RESERVED1; o < OFF_HEADER_SUM; o++) {
+  if (get32(h, OFF_NSECT) != (uint32_t)nsect)
+    BAD("%u sections at offset %d, version %u has %d", name, get32(h, OFF_NSECT), OFF_NSECT,
+        version, nsect);
+  // version 2: the table's unused entries and the fields of the derived arrays are reserved
+  const size_t reserved_from = v1 ? OFF_RESERVED1 : OFF_TABLE + (size_t)nsect * K2F_ENTRY_BYTES;
+  for (size_t o = reserved_from; o < OFF_HEADER_SUM; o++) {
     if (h[o] != 0) BAD("reserved header byte %zu is not zero", name, o);
   }
   if (get32(h, OFF_RESERVED0) != 0) BAD("reserved header field at offset %d is not zero", name, OFF_RESERVED0);
+  if (!v1) {
+    static const int field[3] = {OFF_TOP_LEVEL, OFF_DIR_LEN, OFF_TOP_COUNT};
+    for (int f = 0; f < 3; f++) {
+      uint64_t v = field[f] == OFF_TOP_LEVEL ? get32(h, OFF_TOP_LEVEL) : get64(h, (size_t)field[f]);
+      if (v != 0) BAD("reserved header field at offset %d is not zero (version 2 stores no "
+                      "directory or top codes)", name, field[f]);
+    }
+  }
 
   t->nrows = get64(h, OFF_NROWS);
   t->ncols = get64(h, OFF_NCOLS);
@@ -281,9 +300,10 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
     BAD("side_log %u / levels %u (offsets %d, %d) do not fit a %llu x %llu matrix with "
         "leaf_log %u", name, t->side_log, t->levels, OFF_SIDE_LOG, OFF_LEVELS,
         (unsigned long long)t->nrows, (unsigned long long)t->ncols, t->leaf_log);
-  // the ranges K2_Format accepts
-  if (t->dir_log < 4 || t->dir_log > 30)
-    BAD("dir_log %u at offset %d is not in 4..30", name, t->dir_log, OFF_DIR_LOG);
+  // the ranges K2_Format accepts (version 2: 0 is "sized from the tree")
+  if ((t->dir_log < 4 && (v1 || t->dir_log != 0)) || t->dir_log > 30)
+    BAD("dir_log %u at offset %d is not in %s4..30", name, t->dir_log, OFF_DIR_LOG,
+        v1 ? "" : "0 or ");
   if (top_max_log > 30)
     BAD("top_max_log %u at offset %d is above 30", name, top_max_log, OFF_TOP_MAX_LOG);
   if (t->top_level > t->levels)
@@ -309,8 +329,9 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   if (ovf) BAD("node counts in the header overflow 64-bit sizes", name);
 
   k2f_section sec[K2F_NSECT];
+  memset(sec, 0, sizeof sec);
   uint64_t pos = K2F_HEADER_BYTES;
-  for (int s = 0; s < K2F_NSECT; s++) {
+  for (int s = 0; s < nsect; s++) {
     size_t e = OFF_TABLE + (size_t)s * K2F_ENTRY_BYTES;
     sec[s].offset = get64(h, e);
     sec[s].bytes = get64(h, e + 8);
@@ -345,8 +366,8 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   }
   if (pos != len) BAD("%llu bytes after the last section", name, (unsigned long long)(len - pos));
 
-  // the bottom codes hold one code per node of level levels-1
-  {
+  if (v1) {
+    // the bottom codes hold one code per node of level levels-1
     const uint8_t *lsb = base + sec[SEC_LEVEL_START].offset;
     uint64_t a = get64(lsb, 8 * (size_t)(t->levels - 1)), b = get64(lsb, 8 * (size_t)t->levels);
     uint64_t count = b >= a ? b - a : UINT64_MAX;
@@ -354,12 +375,21 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
       BAD("section bottom_codes has %llu codes, level %u has %llu nodes", name,
           (unsigned long long)(sec[SEC_BOTTOM].bytes / 8), t->levels - 1,
           (unsigned long long)count);
+    // version 1 always stores a directory and the top codes of a non-empty tree
+    if (t->n_internal > 0 && (t->dir_len == 0 || t->top_count == 0))
+      BAD("%s: a version 1 image stores it for every non-empty tree", name,
+          t->dir_len == 0 ? "no directory" : "no top codes");
+  } else {
+    // derived below, once the tree is known to be sound; until then the tree has none
+    t->dir_log = K2_DIR_LOG_DENSEST;
   }
 
-  // the arrays: in place, or copies
+  // the arrays: in place, or copies. Version 1 is always copied: its stored directory and top
+  // codes are checked and then replaced by today's (below), and the caller's image released.
+  if (v1) borrow = false;
   uint64_t **dst[K2F_NSECT] = {&t->sig, &t->leaves, &t->level_start,
                                &t->dir, &t->top_codes, &t->bottom_codes};
-  for (int s = 0; s < K2F_NSECT; s++) {
+  for (int s = 0; s < nsect; s++) {
     // empty arrays are NULL, as k2_tree_derive leaves them
     if (sec[s].bytes == 0) continue;
     if (borrow) {
@@ -379,35 +409,66 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   }
   t->borrowed = borrow;
 
-  GrB_Info info = k2_tree_check(t);
+  // version 2 with the bottom codes cached: the check's walk meets every node with its code,
+  // so it writes them (cheaper than expanding them level by level afterwards)
+  uint64_t *bottom = NULL;
+  // (sized from level_start before the check reads it: bounded by the node count, which the
+  // section sizes tie to the image's length; a wrong level_start fails the check)
+  if (!v1 && (flags & K2F_FLAG_BOTTOM) && t->n_internal > 0 &&
+      t->level_start[t->levels] <= t->n_internal &&
+      t->level_start[t->levels] > t->level_start[t->levels - 1]) {
+    bottom = malloc((size_t)(t->level_start[t->levels] - t->level_start[t->levels - 1]) * 8);
+    if (bottom == NULL) {
+      image_drop(t, dst, borrow);
+      return k2_error_set(GrB_OUT_OF_MEMORY, "%s: out of memory for the bottom codes", name);
+    }
+  }
+  GrB_Info info = k2_tree_check_codes(t, bottom);
   if (info != GrB_SUCCESS) {
     char why[400];
     snprintf(why, sizeof why, "%s", k2_error_get());
-    if (!borrow) {
-      for (int s = 0; s < K2F_NSECT; s++) free(*dst[s]);
-    }
-    memset(t, 0, sizeof *t);
+    free(bottom);
+    image_drop(t, dst, borrow);
     return k2_error_set(info, "%s: structurally invalid tree: %s", name, why);
   }
-  // the top level is the one k2_tree_derive picks: the deepest internal level with at most
-  // 2^top_max_log nodes (level sizes never shrink downwards)
-  uint32_t top = 0;
-  for (uint32_t l = 0; t->n_internal > 0 && l < t->levels; l++) {
-    if (t->level_start[l + 1] - t->level_start[l] > (UINT64_C(1) << top_max_log)) break;
-    top = l;
-  }
-  if (t->top_level != top) {
-    if (!borrow) {
-      for (int s = 0; s < K2F_NSECT; s++) free(*dst[s]);
-    }
-    memset(t, 0, sizeof *t);
-    BAD("top level %u (offset %d), but with top_max_log %u it is level %u", name,
-        get32(h, OFF_TOP_LEVEL), OFF_TOP_LEVEL, top_max_log, top);
-  }
   fmt->leaf_log = t->leaf_log;
-  fmt->directory_log = t->dir_log;
-  fmt->top_max_log = top_max_log;
   fmt->cache_bottom_codes = (flags & K2F_FLAG_BOTTOM) != 0;
+  if (v1) {
+    // the top level is the one its writer picked, the deepest internal level with at most
+    // 2^top_max_log nodes (level sizes never shrink downwards)
+    uint32_t top = 0;
+    for (uint32_t l = 0; t->n_internal > 0 && l < t->levels; l++) {
+      if (t->level_start[l + 1] - t->level_start[l] > (UINT64_C(1) << top_max_log)) break;
+      top = l;
+    }
+    if (t->top_level != top) {
+      image_drop(t, dst, borrow);
+      BAD("top level %u (offset %d), but with top_max_log %u it is level %u", name,
+          get32(h, OFF_TOP_LEVEL), OFF_TOP_LEVEL, top_max_log, top);
+    }
+    // the defaults of version 1 (S = 256, top <= 2^16) read as today's: sized from the tree
+    fmt->directory_log = t->dir_log == K2_DIR_LOG_DENSEST ? 0 : t->dir_log;
+    fmt->top_max_log = top_max_log == K2_TOP_LOG_DEEPEST ? 0 : top_max_log;
+    // the stored directory and top codes are sound but sized by the old rule: made again; the
+    // bottom codes, checked, are the ones a build would make
+    free(t->dir);
+    free(t->top_codes);
+    t->dir = t->top_codes = NULL;
+    bottom = t->bottom_codes;
+    t->bottom_codes = NULL;
+  } else {
+    fmt->directory_log = get32(h, OFF_DIR_LOG);
+    fmt->top_max_log = top_max_log;
+  }
+  K2_Format rest = *fmt;
+  rest.cache_bottom_codes = false;  // the check made or checked them
+  info = k2_tree_derive(t, &rest);
+  if (info != GrB_SUCCESS) {
+    free(bottom);
+    image_drop(t, dst, borrow);
+    return k2_error_set(info, "%s: out of memory for the directory and the top codes", name);
+  }
+  t->bottom_codes = bottom;
   return GrB_SUCCESS;
 #undef BAD
 }
@@ -576,11 +637,11 @@ GrB_Info k2_serialize_load(K2_Matrix *A, const char *path) {
   K2_Format fmt;
   double weight;
   info = image_read(&t, &fmt, &weight, map, len, name, true);
-  if (info != GrB_SUCCESS) {
-    munmap(map, (size_t)len);
-    return info;
+  if (info != GrB_SUCCESS || !t.borrowed) munmap(map, (size_t)len);  // version 1: copied
+  if (info != GrB_SUCCESS) return info;
+  if (t.borrowed) {
+    t.map = map;
+    t.map_len = (size_t)len;
   }
-  t.map = map;
-  t.map_len = (size_t)len;
   return matrix_adopt(A, &t, &fmt, weight);
 }

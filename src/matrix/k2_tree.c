@@ -15,16 +15,21 @@ uint64_t k2_tree_leaf_words(const k2_tree *t) {
   return (t->n_leaves * bits + 63) / 64;
 }
 
+uint64_t k2_tree_core_bytes(const k2_tree *t) {
+  return (k2_tree_sig_words(t) + k2_tree_leaf_words(t)) * sizeof(uint64_t);
+}
+
 void k2_tree_clear(k2_tree *t) {
+  free(t->dir);  // derived: the tree's own even when the rest is borrowed
+  free(t->dir_lo);
+  free(t->top_codes);
+  free(t->bottom_codes);
   if (t->borrowed) {
     if (t->map != NULL) munmap(t->map, t->map_len);
   } else {
     free(t->sig);
     free(t->leaves);
     free(t->level_start);
-    free(t->dir);
-    free(t->top_codes);
-    free(t->bottom_codes);
   }
   uint64_t nrows = t->nrows, ncols = t->ncols;
   uint32_t leaf_log = t->leaf_log, side_log = t->side_log, levels = t->levels;
@@ -43,19 +48,35 @@ uint32_t k2_tree_side_log(uint64_t nrows, uint64_t ncols, uint32_t leaf_log) {
   return side_log;
 }
 
-// First child of every sampled node, by a running sum of fan-outs: one pass over the signatures.
-static GrB_Info k2_tree_build_directory(k2_tree *t, uint32_t dir_log) {
-  uint64_t step = UINT64_C(1) << dir_log;
+uint64_t k2_dir_bytes(uint64_t samples, bool compact) {
+  return k2_dir_words(samples, compact) * sizeof(uint64_t) + (compact ? samples * sizeof(uint16_t) : 0);
+}
+
+// The first child of every sampled node, by a running sum of fan-outs: one pass over the
+// signatures. Compact (dir_log <= K2_DIR_LO_MAX_LOG): a 64-bit sample every 16 and 16-bit
+// offsets from it, a quarter of the bytes of 64-bit samples for the same lookups.
+static GrB_Info k2_tree_build_directory(k2_tree *t, uint32_t dir_log, uint64_t samples) {
+  const bool compact = dir_log <= K2_DIR_LO_MAX_LOG;
   t->dir_log = dir_log;
-  t->dir_len = t->n_internal == 0 ? 0 : (t->n_internal + step - 1) / step;
-  t->dir = NULL;
-  if (t->dir_len == 0) return GrB_SUCCESS;
-  t->dir = malloc(t->dir_len * sizeof(uint64_t));
-  if (t->dir == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory for the directory");
+  t->dir = malloc(k2_dir_words(samples, compact) * sizeof(uint64_t));
+  t->dir_lo = compact ? malloc(samples * sizeof(uint16_t)) : NULL;
+  if (t->dir == NULL || (compact && t->dir_lo == NULL)) {
+    free(t->dir);
+    free(t->dir_lo);
+    t->dir = NULL;
+    t->dir_lo = NULL;
+    K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory for the directory");
+  }
+  t->dir_len = samples;
   // Words of 16 nibbles; a sample every 2^dir_log nodes (dir_log >= 4: whole words).
-  uint64_t next_child = 1, words = k2_tree_sig_words(t), per_sample = step / 16;
-  for (uint64_t k = 0; k < t->dir_len; k++) {
-    t->dir[k] = next_child;
+  uint64_t next_child = 1, words = k2_tree_sig_words(t), per_sample = (UINT64_C(1) << dir_log) / 16;
+  for (uint64_t k = 0; k < samples; k++) {
+    if (!compact) {
+      t->dir[k] = next_child;
+    } else {
+      if ((k & ((1u << K2_DIR_LO_SHIFT) - 1)) == 0) t->dir[k >> K2_DIR_LO_SHIFT] = next_child;
+      t->dir_lo[k] = (uint16_t)(next_child - t->dir[k >> K2_DIR_LO_SHIFT]);
+    }
     uint64_t w0 = k * per_sample, w1 = w0 + per_sample;
     if (w1 > words) w1 = words;
     for (uint64_t w = w0; w < w1; w++) next_child += (uint64_t)__builtin_popcountll(t->sig[w]);
@@ -129,26 +150,71 @@ GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint3
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_tree_derive(k2_tree *t, uint32_t dir_log, uint32_t top_max_log, bool bottom_codes) {
-  GrB_Info info = k2_tree_build_directory(t, dir_log);
-  if (info != GrB_SUCCESS) return info;
+void k2_tree_aux_plan(const k2_tree *t, const K2_Format *fmt, uint32_t *dir_log, uint64_t *dir_len,
+                      uint32_t *top_level) {
+  const uint64_t n = t->n_internal, budget = k2_tree_core_bytes(t) / K2_AUX_SHARE;
+  // The directory: S = 256 where half the budget holds it (compact, about 2% of the
+  // signatures: every tree but the smallest), sparser where not.
+  uint32_t d = fmt->directory_log ? fmt->directory_log : K2_DIR_LOG_DENSEST;
+  uint64_t samples = n ? ((n - 1) >> d) + 1 : 0;
+  if (fmt->directory_log == 0) {
+    while (samples > 1 && k2_dir_bytes(samples, d <= K2_DIR_LO_MAX_LOG) > budget / 2)
+      samples = ((n - 1) >> ++d) + 1;
+  }
+  *dir_log = d;
+  *dir_len = samples > 1 ? samples : 0;  // a lone sample is the root's first child, 1: implied
+  // The top level: what is left of the budget, up to 2^16 codes, the deepest level that fits.
+  uint64_t cap;
+  if (fmt->top_max_log != 0) {
+    cap = UINT64_C(1) << fmt->top_max_log;
+  } else {
+    const uint64_t used = k2_dir_bytes(*dir_len, d <= K2_DIR_LO_MAX_LOG);
+    cap = budget > used ? (budget - used) / sizeof(uint64_t) : 0;
+    if (cap > (UINT64_C(1) << K2_TOP_LOG_DEEPEST)) cap = UINT64_C(1) << K2_TOP_LOG_DEEPEST;
+  }
+  uint32_t top = 0;
+  for (uint32_t lvl = 0; n > 0 && lvl < t->levels; lvl++) {
+    if (t->level_start[lvl + 1] - t->level_start[lvl] > cap) break;  // sizes grow downwards
+    top = lvl;
+  }
+  *top_level = top;
+}
+
+GrB_Info k2_tree_derive(k2_tree *t, const K2_Format *fmt) {
+  uint32_t dir_log, top;
+  uint64_t dir_len;
+  k2_tree_aux_plan(t, fmt, &dir_log, &dir_len, &top);
+  t->dir_log = dir_log;
+  t->dir_len = 0;
+  t->dir = NULL;
+  t->dir_lo = NULL;
   t->top_level = 0;
   t->top_count = 0;
-  t->top_codes = NULL;
-  t->bottom_codes = NULL;
+  t->top_codes = t->bottom_codes = NULL;
   if (t->n_internal == 0) return GrB_SUCCESS;
-  uint32_t top = 0;
-  for (uint32_t lvl = 0; lvl < t->levels; lvl++)
-    if (t->level_start[lvl + 1] - t->level_start[lvl] <= (UINT64_C(1) << top_max_log)) top = lvl;
-    else break;
-  t->top_level = top;
-  t->top_count = t->level_start[top + 1] - t->level_start[top];
-  info = k2_tree_expand_codes(t, top, &t->top_codes);
-  if (info == GrB_SUCCESS && bottom_codes) info = k2_tree_expand_codes(t, t->levels - 1, &t->bottom_codes);
+  GrB_Info info = GrB_SUCCESS;
+  if (dir_len > 0) info = k2_tree_build_directory(t, dir_log, dir_len);
+  if (info == GrB_SUCCESS && top > 0) {  // level 0 is the root, code 0: nothing to store
+    info = k2_tree_expand_codes(t, top, &t->top_codes);
+    if (info == GrB_SUCCESS) {
+      t->top_level = top;
+      t->top_count = t->level_start[top + 1] - t->level_start[top];
+    }
+  }
+  if (info == GrB_SUCCESS && fmt->cache_bottom_codes) {
+    static const uint64_t root = 0;
+    info = k2_codes_expand(t->sig, t->level_start, t->top_level,
+                           t->top_codes != NULL ? t->top_codes : &root, t->levels - 1,
+                           &t->bottom_codes);
+  }
   if (info != GrB_SUCCESS) {
     free(t->dir);
+    free(t->dir_lo);
     free(t->top_codes);
-    t->dir = t->top_codes = NULL;
+    t->dir = t->top_codes = t->bottom_codes = NULL;
+    t->dir_lo = NULL;
+    t->dir_len = t->top_count = 0;
+    t->top_level = 0;
   }
   return info;
 }
@@ -170,9 +236,26 @@ void k2_tree_view(k2_view *v, const k2_tree *t, double weight) {
   v->dir_log = t->dir_log;
   v->dir_len = t->dir_len;
   v->dir = t->dir;
+  v->dir_lo = t->dir_lo;
   v->top_level = t->top_level;
   v->top_count = t->top_count;
   v->top_codes = t->top_codes;
+  if (t->n_internal > 0 && t->dir_len == 0) {
+    // one sample covering every node: first_child(0) = 1
+    static const uint64_t first_child_of_root = 1;
+    uint32_t d = 4;  // whole signature words, as a stored directory
+    while (d < 63 && (UINT64_C(1) << d) < t->n_internal) d++;
+    v->dir_log = d;
+    v->dir_len = 1;
+    v->dir = &first_child_of_root;
+    v->dir_lo = NULL;
+  }
+  if (t->n_internal > 0 && t->top_count == 0) {
+    static const uint64_t root_code = 0;
+    v->top_level = 0;
+    v->top_count = 1;
+    v->top_codes = &root_code;
+  }
   v->bottom_codes = t->bottom_codes;
   v->weight = weight;
 }
@@ -197,8 +280,14 @@ GrB_Info k2_tree_copy(k2_tree *dst, const k2_tree *src) {
   c.sig = k2_dup_words(src->sig, k2_tree_sig_words(src), &ok);
   c.leaves = k2_dup_words(src->leaves, k2_tree_leaf_words(src), &ok);
   c.level_start = k2_dup_words(src->level_start, src->level_start ? src->levels + 2 : 0, &ok);
-  c.dir = k2_dup_words(src->dir, src->dir_len, &ok);
-  c.top_codes = k2_dup_words(src->top_codes, src->top_codes ? src->top_count : 0, &ok);
+  c.dir = k2_dup_words(src->dir, k2_dir_words(src->dir_len, src->dir_lo != NULL), &ok);
+  c.dir_lo = NULL;
+  if (src->dir_lo != NULL && src->dir_len > 0) {
+    c.dir_lo = malloc(src->dir_len * sizeof(uint16_t));
+    if (c.dir_lo == NULL) ok = false;
+    else memcpy(c.dir_lo, src->dir_lo, src->dir_len * sizeof(uint16_t));
+  }
+  c.top_codes = k2_dup_words(src->top_codes, src->top_count, &ok);
   c.bottom_codes = k2_dup_words(src->bottom_codes,
                                   src->bottom_codes && src->levels
                                       ? src->level_start[src->levels] - src->level_start[src->levels - 1]

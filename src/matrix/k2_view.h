@@ -20,15 +20,21 @@
 //    2x2 leaves this is the quadrant numbering of the internal signatures.
 //  * level_start[t] = number of the first node of level t, t = 0 .. levels+1 (level_start[levels]
 //    = n_internal = first leaf, level_start[levels+1] = total nodes).
-//  * dir[k] = first_child(k * 2^dir_log): the sampled directory of child offsets.
-//  * top_codes: Morton codes of the nodes of level top_level (the deepest with at most 2^16
-//    nodes), in level order; a code at level t has 2t bits (row bit above column bit per level).
+//  * The sampled directory of child offsets: sample k = first_child(k * 2^dir_log), k < dir_len.
+//    Compact (dir_lo != NULL, the derived form): dir[k >> 4] holds every 16th sample in 64
+//    bits and dir_lo[k] the 16-bit difference of sample k from it (at most 4 * 15 * 2^dir_log
+//    children apart, so dir_log <= 10); plain (dir_lo == NULL, explicit directory_log above 10
+//    and version 1 files): dir[k] holds sample k. k2_view_dir_sample reads either.
+//  * top_codes: Morton codes of the nodes of level top_level, in level order (level 0, the
+//    root alone, when the tree stores none; k2_tree_aux_plan sizes it); a code at level t has
+//    2t bits (row bit above column bit per level).
 //  * bottom_codes: optional Morton codes of level levels-1 (NULL when not cached).
 // An empty matrix has no nodes at all (level_start all zero).
 #ifndef K2_VIEW_H
 #define K2_VIEW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #if defined(__BMI2__) && !defined(__CUDACC__)
 #include <immintrin.h>
@@ -46,8 +52,9 @@ typedef struct {
   const uint64_t *leaves;         // leaf bitmaps
   const uint64_t *level_start;    // levels + 2 entries
   uint32_t dir_log;               // directory sample every 2^dir_log internal nodes
-  uint64_t dir_len;               // entries in dir
-  const uint64_t *dir;
+  uint64_t dir_len;               // samples (>= 1 for a non-empty tree)
+  const uint64_t *dir;            // every sample, or every 16th (compact)
+  const uint16_t *dir_lo;         // compact: each sample's offset from its 64-bit one; or NULL
   uint32_t top_level;             // level of top_codes
   uint64_t top_count;             // nodes in the top level
   const uint64_t *top_codes;
@@ -67,10 +74,24 @@ static inline uint64_t k2_view_leaf(const k2_view *v, uint64_t q) {
   return (v->leaves[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << v->leaf_bits) - 1);
 }
 
+// A compact directory keeps one 64-bit sample in 2^K2_DIR_LO_SHIFT; its 16-bit offsets need
+// dir_log <= K2_DIR_LO_MAX_LOG.
+#define K2_DIR_LO_SHIFT 4
+#define K2_DIR_LO_MAX_LOG 10
+// Entries of dir for `samples` samples.
+static inline uint64_t k2_dir_words(uint64_t samples, bool compact) {
+  return compact ? (samples + (1u << K2_DIR_LO_SHIFT) - 1) >> K2_DIR_LO_SHIFT : samples;
+}
+
+// Directory sample k: first_child(k * 2^dir_log).
+static inline uint64_t k2_view_dir_sample(const k2_view *v, uint64_t k) {
+  return v->dir_lo != NULL ? v->dir[k >> K2_DIR_LO_SHIFT] + v->dir_lo[k] : v->dir[k];
+}
+
 // First child of internal node p: its directory sample plus the fan-outs of the nodes between
 // the sample and p (at most 2^dir_log / 16 words).
 static inline uint64_t k2_view_first_child(const k2_view *v, uint64_t p) {
-  uint64_t k = p >> v->dir_log, s = k << v->dir_log, r = v->dir[k];
+  uint64_t k = p >> v->dir_log, s = k << v->dir_log, r = k2_view_dir_sample(v, k);
   uint64_t w = s >> 4, wend = p >> 4;
   for (; w < wend; w++) r += (uint64_t)__builtin_popcountll(v->sig[w]);
   uint32_t sh = (uint32_t)(p & 15) * 4;

@@ -198,6 +198,20 @@ static void test_convert_info(void **state) {
   assert_non_null(strstr(out, "\"edges\": 2636"));
   assert_non_null(strstr(out, "\"bits_per_edge\""));
   assert_non_null(strstr(out, "\"bytes_csr_bool\""));
+  // every part: 114 words of signatures and 90 of leaves (docs/k2-format.md), the directory and
+  // the top codes within 5% of them, as loaded from the file
+  assert_non_null(strstr(out, "\"bytes_signatures\": 912,"));
+  assert_non_null(strstr(out, "\"bytes_leaves\": 720,"));
+  assert_non_null(strstr(out, "\"bytes_level_offsets\": 80,"));
+  assert_non_null(strstr(out, "\"bytes_tree\": 1712,"));
+  assert_non_null(strstr(out, "\"aux_percent\": "));
+  assert_non_null(strstr(out, "\"bytes_cache\": 0,"));
+  {
+    const char *d = strstr(out, "\"bytes_directory\": "), *t = strstr(out, "\"bytes_top\": ");
+    assert_true(d != NULL && t != NULL);
+    const long dir = atol(d + strlen("\"bytes_directory\": ")), top = atol(t + strlen("\"bytes_top\": "));
+    assert_true(20 * (dir + top) <= 912 + 720);
+  }
   free(out);
   snprintf(a, sizeof a, "convert '%s/h.k2' '%s/h.mtx'", tmpdir, tmpdir);
   assert_int_equal(run(a), 0);

@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The image layout used here (header offsets, section table) is read from docs/k2-format.md,
-// not from the library, so these tests also check that the writer follows the document.
+// not from the library, so these tests also check that the writer follows the document. The
+// library writes version 2 (three sections); version 1 images (six sections, the directory and
+// top codes stored) are written here, by v1_image, as the writers of version 1 made them, and
+// must still load.
 #define _GNU_SOURCE  // mkdtemp
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -42,7 +45,8 @@
 #define H_TABLE 128
 #define H_SUM 312
 #define H_BYTES 320
-#define NSECT 6
+#define NSECT 6     // version 1; version 2 has the first NSECT_V2
+#define NSECT_V2 3
 enum { S_SIG, S_LEAVES, S_LEVEL_START, S_DIR, S_TOP, S_BOTTOM };
 
 static uint64_t rd64(const uint8_t *b, size_t off) {
@@ -57,6 +61,7 @@ static uint32_t rd32(const uint8_t *b, size_t off) {
 }
 static void wr64(uint8_t *b, size_t off, uint64_t v) { memcpy(b + off, &v, 8); }
 static void wr32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
+static int nsect(const uint8_t *b) { return (int)rd32(b, H_NSECT); }
 static uint64_t sec_off(const uint8_t *b, int s) { return rd64(b, H_TABLE + 24 * (size_t)s); }
 static uint64_t sec_bytes(const uint8_t *b, int s) { return rd64(b, H_TABLE + 24 * (size_t)s + 8); }
 // Word w of section s.
@@ -65,7 +70,7 @@ static void set_sec_word(uint8_t *b, int s, uint64_t w, uint64_t v) { wr64(b, se
 
 // Recompute every checksum after a deliberate change (so only the structure is wrong).
 static void rehash(uint8_t *b) {
-  for (int s = 0; s < NSECT; s++)
+  for (int s = 0; s < nsect(b); s++)
     wr64(b, H_TABLE + 24 * (size_t)s + 16, XXH3_64bits(b + sec_off(b, s), sec_bytes(b, s)));
   wr64(b, H_SUM, XXH3_64bits(b, H_SUM));
 }
@@ -132,6 +137,83 @@ static uint8_t *serialize(K2_Matrix A, GrB_Index *size) {
   return blob;
 }
 
+// A version 1 image of A (docs/k2-format.md, "Version 1"), as the writers of version 1 made
+// them: a plain directory every 2^dir_log nodes, the Morton codes of the deepest level with at
+// most 2^top_max_log nodes, the bottom codes when asked for, all stored. Built from A's
+// signatures, leaves and level offsets; malloc'd.
+static uint8_t *v1_image(K2_Matrix A, uint32_t dir_log, uint32_t top_max_log, bool bottom,
+                         GrB_Index *size) {
+  K2_ASSERT_OK(K2_Matrix_wait(A));
+  const k2_tree *t = &A->tree;
+  const uint64_t n = t->n_internal;
+  uint64_t dir_len = n ? ((n - 1) >> dir_log) + 1 : 0;
+  uint64_t *dir = calloc(dir_len + 1, 8);
+  assert_non_null(dir);
+  for (uint64_t k = 0, fc = 1, p = 0; k < dir_len; k++) {
+    dir[k] = fc;
+    for (uint64_t end = (k + 1) << dir_log; p < end && p < n; p++)
+      fc += (uint64_t)__builtin_popcount((unsigned)((t->sig[p >> 4] >> (4 * (p & 15))) & 15));
+  }
+  uint32_t top = 0;
+  for (uint32_t l = 0; n > 0 && l < t->levels; l++) {
+    if (t->level_start[l + 1] - t->level_start[l] > (UINT64_C(1) << top_max_log)) break;
+    top = l;
+  }
+  uint64_t *top_codes = NULL, *bottom_codes = NULL, top_count = 0, bottom_count = 0;
+  if (n > 0) {
+    K2_ASSERT_OK(k2_tree_expand_codes(t, top, &top_codes));
+    top_count = t->level_start[top + 1] - t->level_start[top];
+    if (bottom) {
+      K2_ASSERT_OK(k2_tree_expand_codes(t, t->levels - 1, &bottom_codes));
+      bottom_count = t->level_start[t->levels] - t->level_start[t->levels - 1];
+    }
+  }
+  const void *data[NSECT] = {t->sig, t->leaves, t->level_start, dir, top_codes, bottom_codes};
+  const uint64_t bytes[NSECT] = {8 * ((n + 15) / 16),
+                                 8 * ((t->n_leaves * (UINT64_C(1) << (2 * t->leaf_log)) + 63) / 64),
+                                 8 * ((uint64_t)t->levels + 2), 8 * dir_len, 8 * top_count,
+                                 8 * bottom_count};
+  uint64_t off[NSECT], pos = H_BYTES;
+  for (int k = 0; k < NSECT; k++) {
+    off[k] = (pos + 63) / 64 * 64;
+    pos = off[k] + bytes[k];
+  }
+  uint8_t *b = calloc(pos, 1);
+  assert_non_null(b);
+  memcpy(b, "K2GRB\0\r\n", 8);
+  wr32(b, H_VERSION, 1);
+  wr32(b, H_ENDIAN, 0x01020304);
+  wr32(b, 16, H_BYTES);
+  wr32(b, H_FLAGS, bottom ? 1 : 0);
+  wr64(b, H_FILE_BYTES, pos);
+  wr64(b, H_NROWS, t->nrows);
+  wr64(b, H_NCOLS, t->ncols);
+  wr64(b, H_NVALS, t->nvals);
+  wr32(b, H_SIDE_LOG, t->side_log);
+  wr32(b, H_LEVELS, t->levels);
+  wr32(b, H_LEAF_LOG, t->leaf_log);
+  wr32(b, H_DIR_LOG, dir_log);
+  wr32(b, H_TOP_LEVEL, n ? top : 0);
+  wr32(b, H_TOP_MAX_LOG, top_max_log);
+  wr64(b, H_N_INTERNAL, n);
+  wr64(b, H_N_LEAVES, t->n_leaves);
+  wr64(b, H_DIR_LEN, dir_len);
+  wr64(b, H_TOP_COUNT, top_count);
+  memcpy(b + H_WEIGHT, &A->weight, 8);
+  wr32(b, H_NSECT, NSECT);
+  for (int k = 0; k < NSECT; k++) {
+    wr64(b, H_TABLE + 24 * (size_t)k, off[k]);
+    wr64(b, H_TABLE + 24 * (size_t)k + 8, bytes[k]);
+    if (bytes[k]) memcpy(b + off[k], data[k], bytes[k]);
+  }
+  rehash(b);
+  free(dir);
+  free(top_codes);
+  free(bottom_codes);
+  *size = pos;
+  return b;
+}
+
 static void assert_same_usage(K2_Matrix A, K2_Matrix B) {
   K2_MemoryUsage a, b;
   K2_ASSERT_OK(K2_Matrix_memoryUsage(&a, A));
@@ -161,6 +243,20 @@ static void assert_same_matrix(K2_Matrix A, K2_Matrix B, const uint8_t *blob, Gr
   K2_ASSERT_OK(K2_Matrix_getEdgeWeight(&wb, B));
   assert_memory_equal(&wa, &wb, sizeof wa);
   assert_same_usage(A, B);
+  // the derived arrays too: made again on reading, they are the builder's
+  const k2_tree *a = &A->tree, *b = &B->tree;
+  assert_int_equal(a->dir_log, b->dir_log);
+  assert_int_equal(a->dir_len, b->dir_len);
+  assert_int_equal(a->top_level, b->top_level);
+  assert_int_equal(a->top_count, b->top_count);
+  assert_int_equal(a->dir_lo != NULL, b->dir_lo != NULL);
+  if (a->dir_len) assert_memory_equal(a->dir, b->dir, k2_dir_words(a->dir_len, a->dir_lo != NULL) * 8);
+  if (a->dir_len && a->dir_lo) assert_memory_equal(a->dir_lo, b->dir_lo, a->dir_len * 2);
+  if (a->top_count) assert_memory_equal(a->top_codes, b->top_codes, a->top_count * 8);
+  assert_int_equal(a->bottom_codes != NULL, b->bottom_codes != NULL);
+  if (a->bottom_codes)
+    assert_memory_equal(a->bottom_codes, b->bottom_codes,
+                        (a->level_start[a->levels] - a->level_start[a->levels - 1]) * 8);
   GrB_Index size2;
   uint8_t *blob2 = serialize(B, &size2);
   assert_int_equal(size, size2);
@@ -219,7 +315,15 @@ static void roundtrip(uint64_t nrows, uint64_t ncols, uint64_t nnz, const K2_For
   assert_int_equal(rd64(blob, H_NROWS), nrows);
   assert_int_equal(rd64(blob, H_NCOLS), ncols);
   assert_int_equal(rd32(blob, H_FLAGS), fmt->cache_bottom_codes ? 1 : 0);
-  for (int s = 0; s < NSECT; s++) assert_int_equal(sec_off(blob, s) % 64, 0);
+  assert_int_equal(rd32(blob, H_VERSION), 2);
+  assert_int_equal(nsect(blob), NSECT_V2);
+  for (int s = 0; s < NSECT_V2; s++) assert_int_equal(sec_off(blob, s) % 64, 0);
+  // the options, not the arrays derived from them
+  assert_int_equal(rd32(blob, H_DIR_LOG), fmt->directory_log);
+  assert_int_equal(rd32(blob, H_TOP_MAX_LOG), fmt->top_max_log);
+  assert_int_equal(rd32(blob, H_TOP_LEVEL), 0);
+  assert_int_equal(rd64(blob, H_DIR_LEN), 0);
+  assert_int_equal(rd64(blob, H_TOP_COUNT), 0);
 
   // in memory
   K2_Matrix B = NULL;
@@ -281,7 +385,9 @@ static void test_roundtrip_shapes(void **state) {
   }
 }
 
-// Non-default directory and top-level options come back (byte-identical re-serialization).
+// Non-default directory and top-level options come back (byte-identical re-serialization, the
+// same derived arrays): a dense compact directory and a top level near the root, a plain
+// directory (sampled every 2^11 nodes), one sample only.
 static void test_roundtrip_options(void **state) {
   (void)state;
   K2_Format fmt;
@@ -290,6 +396,9 @@ static void test_roundtrip_options(void **state) {
   fmt.top_max_log = 2;
   fmt.cache_bottom_codes = true;
   roundtrip(3000, 2000, 10000, &fmt, 77);
+  fmt.directory_log = 11;
+  fmt.top_max_log = 16;
+  roundtrip(30000, 20000, 100000, &fmt, 79);
   fmt.directory_log = 30;
   fmt.top_max_log = 30;
   fmt.leaf_log = 2;
@@ -470,7 +579,7 @@ static void test_sealed_file_in_place(void **state) {
 // The 5 x 5 matrix with the single entry (4, 4), 2x2 leaves, S = 16, bottom codes cached.
 // Padded side 8, two internal levels: the root's quadrant 3 (rows 4-7, cols 4-7) -> sig 8;
 // node 1's quadrant 0 (rows 4-5, cols 4-5) -> sig 1; the leaf's cell (0,0) -> bitmap 1.
-static uint8_t *tiny_image(GrB_Index *size) {
+static K2_Matrix tiny_matrix(void) {
   K2_Format fmt;
   K2_Format_default(&fmt);
   fmt.directory_log = 4;
@@ -479,7 +588,20 @@ static uint8_t *tiny_image(GrB_Index *size) {
   K2_ASSERT_OK(K2_Matrix_new_format(&A, 5, 5, &fmt));
   GrB_Index I[1] = {4}, J[1] = {4};
   K2_ASSERT_OK(K2_Matrix_build(A, I, J, 1));
+  return A;
+}
+
+static uint8_t *tiny_image(GrB_Index *size) {
+  K2_Matrix A = tiny_matrix();
   uint8_t *blob = serialize(A, size);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  return blob;
+}
+
+// The same matrix as version 1 wrote it: S = 16, top level 1 (at most 2^16 nodes), bottom codes.
+static uint8_t *tiny_v1_image(GrB_Index *size) {
+  K2_Matrix A = tiny_matrix();
+  uint8_t *blob = v1_image(A, 4, 16, true, size);
   K2_ASSERT_OK(K2_Matrix_free(&A));
   return blob;
 }
@@ -489,7 +611,7 @@ static void test_known_image(void **state) {
   GrB_Index size;
   uint8_t *b = tiny_image(&size);
   assert_memory_equal(b, "K2GRB\0\r\n", 8);
-  assert_int_equal(rd32(b, H_VERSION), 1);
+  assert_int_equal(rd32(b, H_VERSION), 2);
   assert_int_equal(rd32(b, H_ENDIAN), 0x01020304);
   assert_int_equal(rd32(b, 16), H_BYTES);
   assert_int_equal(rd32(b, H_FLAGS), 1);
@@ -497,20 +619,21 @@ static void test_known_image(void **state) {
   assert_int_equal(rd32(b, H_SIDE_LOG), 3);
   assert_int_equal(rd32(b, H_LEVELS), 2);
   assert_int_equal(rd32(b, H_LEAF_LOG), 1);
-  assert_int_equal(rd32(b, H_DIR_LOG), 4);
-  assert_int_equal(rd32(b, H_TOP_LEVEL), 1);
-  assert_int_equal(rd32(b, H_TOP_MAX_LOG), 16);
+  assert_int_equal(rd32(b, H_DIR_LOG), 4);      // the option; 0 would be "sized from the tree"
+  assert_int_equal(rd32(b, H_TOP_LEVEL), 0);    // reserved in version 2
+  assert_int_equal(rd32(b, H_TOP_MAX_LOG), 0);  // the default: sized from the tree
   assert_int_equal(rd64(b, H_N_INTERNAL), 2);
   assert_int_equal(rd64(b, H_N_LEAVES), 1);
-  assert_int_equal(rd64(b, H_DIR_LEN), 1);
-  assert_int_equal(rd64(b, H_TOP_COUNT), 1);
+  assert_int_equal(rd64(b, H_DIR_LEN), 0);      // reserved
+  assert_int_equal(rd64(b, H_TOP_COUNT), 0);    // reserved
   double w;
   memcpy(&w, b + H_WEIGHT, 8);
   assert_true(w == 1.0);
-  assert_int_equal(rd32(b, H_NSECT), 6);
+  assert_int_equal(rd32(b, H_NSECT), NSECT_V2);
+  for (size_t o = H_TABLE + 24 * NSECT_V2; o < H_SUM; o++) assert_int_equal(b[o], 0);
   assert_int_equal(rd64(b, H_SUM), XXH3_64bits(b, H_SUM));
-  uint64_t expect_bytes[NSECT] = {8, 8, 32, 8, 8, 8}, pos = H_BYTES;
-  for (int s = 0; s < NSECT; s++) {
+  uint64_t expect_bytes[NSECT_V2] = {8, 8, 32}, pos = H_BYTES;
+  for (int s = 0; s < NSECT_V2; s++) {
     assert_int_equal(sec_off(b, s), (pos + 63) / 64 * 64);
     assert_int_equal(sec_bytes(b, s), expect_bytes[s]);
     assert_int_equal(rd64(b, H_TABLE + 24 * (size_t)s + 16), XXH3_64bits(b + sec_off(b, s), expect_bytes[s]));
@@ -522,19 +645,104 @@ static void test_known_image(void **state) {
   assert_int_equal(sec_word(b, S_LEAVES, 0), 0x1);
   uint64_t ls[4] = {0, 1, 2, 3};
   for (int k = 0; k < 4; k++) assert_int_equal(sec_word(b, S_LEVEL_START, (uint64_t)k), ls[k]);
-  assert_int_equal(sec_word(b, S_DIR, 0), 1);       // first child of the root
-  assert_int_equal(sec_word(b, S_TOP, 0), 3);       // node 1: block (1,1) -> Morton 0b11
-  assert_int_equal(sec_word(b, S_BOTTOM, 0), 3);  // level 1 is also the bottom level
+  // read back: the derived arrays are made again, the bottom codes as the flag asks (node 1:
+  // block (1,1) -> Morton 0b11); a directory of one sample and the root as the top level
+  // are implied, not stored
+  K2_Matrix B = NULL;
+  K2_ASSERT_OK(K2_Matrix_deserialize(&B, b, size));
+  assert_int_equal(B->tree.dir_len, 0);
+  assert_int_equal(B->tree.top_count, 0);
+  assert_non_null(B->tree.bottom_codes);
+  assert_int_equal(B->tree.bottom_codes[0], 3);
+  K2_ASSERT_OK(K2_Matrix_free(&B));
   free(b);
+}
+
+// Files written by version 1 (every derived array stored) load: the same matrix, the same
+// products; the defaults of version 1 (S = 256, top <= 2^16) read back as "sized from the
+// tree", other options as they were, and the directory and top codes are those a build with
+// the options read makes (the stored ones only checked). Saved again, they are version 2
+// images.
+static void v1_compat(K2_Matrix A, uint32_t dir_log, uint32_t top_max_log, bool bottom) {
+  GrB_Index size, size2;
+  uint8_t *b = v1_image(A, dir_log, top_max_log, bottom, &size);
+  // A as a build with the options version 1 stores makes it
+  K2_Format fmt = A->fmt;
+  fmt.directory_log = dir_log == 8 ? 0 : dir_log;
+  fmt.top_max_log = top_max_log == 16 ? 0 : top_max_log;
+  fmt.cache_bottom_codes = bottom;
+  K2_Matrix C = NULL;
+  {
+    GrB_Index nr, nc, nv;
+    K2_ASSERT_OK(K2_Matrix_nrows(&nr, A));
+    K2_ASSERT_OK(K2_Matrix_ncols(&nc, A));
+    K2_ASSERT_OK(K2_Matrix_nvals(&nv, A));
+    GrB_Index *I = malloc((nv + 1) * sizeof *I), *J = malloc((nv + 1) * sizeof *J);
+    assert_true(I != NULL && J != NULL);
+    K2_ASSERT_OK(K2_Matrix_extractTuples(I, J, &nv, A));
+    K2_ASSERT_OK(K2_Matrix_new_format(&C, nr, nc, &fmt));
+    K2_ASSERT_OK(K2_Matrix_build(C, I, J, nv));
+    K2_ASSERT_OK(K2_Matrix_setEdgeWeight(C, A->weight));
+    free(I);
+    free(J);
+  }
+  uint8_t *v2 = serialize(C, &size2);
+  for (int from_file = 0; from_file < 2; from_file++) {
+    K2_Matrix B = NULL;
+    if (from_file) {
+      const char *path = tmp_path("v1.k2");
+      write_file(path, b, size);
+      K2_ASSERT_OK(K2_Matrix_load(&B, path));
+    } else {
+      K2_ASSERT_OK(K2_Matrix_deserialize(&B, b, size));
+    }
+    bool eq = false;
+    K2_ASSERT_OK(K2_Matrix_isEqual(&eq, A, B));
+    assert_true(eq);
+    assert_products_of(A, B);
+    K2_ASSERT_OK(k2_tree_check(&B->tree));
+    assert_false(B->tree.borrowed);  // copied out of the image, which is released
+    assert_int_equal(B->fmt.directory_log, fmt.directory_log);
+    assert_int_equal(B->fmt.top_max_log, fmt.top_max_log);
+    assert_int_equal(B->fmt.cache_bottom_codes, bottom);
+    // C's derived arrays, byte for byte; C's version 2 image
+    assert_same_matrix(C, B, v2, size2);
+    K2_ASSERT_OK(K2_Matrix_free(&B));
+  }
+  assert_int_equal(mappings_of(tmp_path("v1.k2")), 0);  // nothing of the file is kept
+  K2_ASSERT_OK(K2_Matrix_free(&C));
+  free(v2);
+  free(b);
+}
+
+static void test_version1_files(void **state) {
+  (void)state;
+  struct {
+    uint64_t nrows, ncols, nnz;
+  } shapes[] = {{0, 0, 0}, {1, 1, 0}, {1, 1, 1}, {5, 7, 20}, {1000, 1000, 5000},
+                {3000, 2000, 30000}, {100000, 1700, 20000}};
+  uint64_t seed = 300;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
+      K2_Format fmt;
+      K2_Format_default(&fmt);
+      fmt.leaf_log = leaf_log;
+      for (int bottom = 0; bottom <= 1; bottom++) {
+        fmt.cache_bottom_codes = bottom;
+        K2_Matrix A = random_matrix(shapes[s].nrows, shapes[s].ncols, shapes[s].nnz, &fmt, seed++);
+        v1_compat(A, 8, 16, bottom);  // the defaults of version 1
+        v1_compat(A, 4, 2, bottom);
+        v1_compat(A, 30, 30, bottom);
+        K2_ASSERT_OK(K2_Matrix_free(&A));
+      }
+    }
+  }
 }
 
 // ---- damaged images -----------------------------------------------------------------------
 
 // Every byte matters: any single changed byte is rejected, in memory and from a file.
-static void test_flip_every_byte(void **state) {
-  (void)state;
-  GrB_Index size;
-  uint8_t *b = tiny_image(&size);
+static void flip_every_byte(uint8_t *b, GrB_Index size) {
   uint8_t *c = malloc(size);
   assert_non_null(c);
   const uint8_t masks[3] = {0x01, 0x80, 0xff};
@@ -554,30 +762,33 @@ static void test_flip_every_byte(void **state) {
     }
   }
   assert_int_equal(mappings_of(path), 0);  // rejected files are unmapped
-  print_message("flip: %llu damaged images of %llu bytes rejected\n", (unsigned long long)rejected,
-                (unsigned long long)size);
+  print_message("flip: %llu damaged images of %llu bytes (version %u) rejected\n",
+                (unsigned long long)rejected, (unsigned long long)size, rd32(b, H_VERSION));
   // and the undamaged one still loads
   write_file(path, b, size);
   K2_Matrix B = NULL;
   K2_ASSERT_OK(K2_Matrix_load(&B, path));
   K2_ASSERT_OK(K2_Matrix_free(&B));
   free(c);
+}
+
+static void test_flip_every_byte(void **state) {
+  (void)state;
+  GrB_Index size;
+  uint8_t *b = tiny_image(&size);
+  flip_every_byte(b, size);
+  free(b);
+  b = tiny_v1_image(&size);
+  flip_every_byte(b, size);
   free(b);
 }
 
 // A larger image: a flipped bit in every section and in the header of a realistic file.
-static void test_flip_sections_random(void **state) {
-  (void)state;
-  K2_Format fmt;
-  K2_Format_default(&fmt);
-  fmt.cache_bottom_codes = true;
-  K2_Matrix A = random_matrix(3000, 2500, 20000, &fmt, 9);
-  GrB_Index size;
-  uint8_t *b = serialize(A, &size);
+static void flip_sections_random(const uint8_t *b, GrB_Index size) {
   uint8_t *c = malloc(size);
   assert_non_null(c);
   k2_rng r = {99};
-  for (int s = -1; s < NSECT; s++) {
+  for (int s = -1; s < nsect(b); s++) {
     uint64_t lo = s < 0 ? 0 : sec_off(b, s), n = s < 0 ? H_BYTES : sec_bytes(b, s);
     for (int k = 0; k < 40 && n > 0; k++) {
       memcpy(c, b, size);
@@ -586,22 +797,33 @@ static void test_flip_sections_random(void **state) {
     }
   }
   free(c);
+}
+
+static void test_flip_sections_random(void **state) {
+  (void)state;
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.cache_bottom_codes = true;
+  K2_Matrix A = random_matrix(3000, 2500, 20000, &fmt, 9);
+  GrB_Index size;
+  uint8_t *b = serialize(A, &size);
+  flip_sections_random(b, size);
+  free(b);
+  b = v1_image(A, 8, 16, true, &size);
+  flip_sections_random(b, size);
   free(b);
   K2_ASSERT_OK(K2_Matrix_free(&A));
 }
 
 // Every truncation (and an extension) is rejected; at section boundaries also as files.
-static void test_truncation(void **state) {
-  (void)state;
-  GrB_Index size;
-  uint8_t *b = tiny_image(&size);
+static void truncations(const uint8_t *b, GrB_Index size, const uint8_t *c, GrB_Index big) {
   for (GrB_Index n = 0; n < size; n++) expect_reject_blob(b, n, GrB_INVALID_OBJECT, NULL);
   const char *path = tmp_path("trunc.k2");
   uint64_t cuts[2 + 2 * NSECT];
   int ncuts = 0;
   cuts[ncuts++] = H_BYTES;
   cuts[ncuts++] = H_BYTES - 1;
-  for (int s = 0; s < NSECT; s++) {
+  for (int s = 0; s < nsect(b); s++) {
     cuts[ncuts++] = sec_off(b, s);
     cuts[ncuts++] = sec_off(b, s) + sec_bytes(b, s);
   }
@@ -611,13 +833,7 @@ static void test_truncation(void **state) {
     expect_reject_file(path, GrB_INVALID_OBJECT, cuts[k] >= H_BYTES ? "truncated" : NULL);
   }
   // the same at every section boundary of a larger image
-  K2_Format fmt;
-  K2_Format_default(&fmt);
-  fmt.cache_bottom_codes = true;
-  K2_Matrix A = random_matrix(2000, 3000, 10000, &fmt, 10);
-  GrB_Index big;
-  uint8_t *c = serialize(A, &big);
-  for (int s = 0; s < NSECT; s++) {
+  for (int s = 0; s < nsect(c); s++) {
     uint64_t ends[3] = {sec_off(c, s), sec_off(c, s) + sec_bytes(c, s) / 2, sec_off(c, s) + sec_bytes(c, s)};
     for (int e = 0; e < 3; e++) {
       if (ends[e] >= big) continue;
@@ -635,8 +851,24 @@ static void test_truncation(void **state) {
   write_file(path, d, size + 1);
   expect_reject_file(path, GrB_INVALID_OBJECT, "trailing");
   free(d);
-  free(c);
+}
+
+static void test_truncation(void **state) {
+  (void)state;
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.cache_bottom_codes = true;
+  K2_Matrix A = random_matrix(2000, 3000, 10000, &fmt, 10);
+  GrB_Index size, big;
+  uint8_t *b = tiny_image(&size), *c = serialize(A, &big);
+  truncations(b, size, c, big);
   free(b);
+  free(c);
+  b = tiny_v1_image(&size);
+  c = v1_image(A, 8, 16, true, &big);
+  truncations(b, size, c, big);
+  free(b);
+  free(c);
   K2_ASSERT_OK(K2_Matrix_free(&A));
 }
 
@@ -653,12 +885,26 @@ static void test_magic_version_endian(void **state) {
   rehash(c);
   expect_reject_blob(c, size, GrB_INVALID_OBJECT, "magic");
 
-  memcpy(c, b, size);
-  wr32(c, H_VERSION, 2);
-  rehash(c);
-  expect_reject_blob(c, size, GrB_INVALID_OBJECT, "version 2");
-  write_file(path, c, size);
-  expect_reject_file(path, GrB_INVALID_OBJECT, "version");
+  // a later version: said to be newer, with the versions this library reads (the message of
+  // a version 1 reader for a version 2 file is "unsupported format version 2"); a version 2
+  // image labelled version 1 has too few sections
+  const struct {
+    uint32_t version;
+    const char *message;
+  } versions[] = {{3, "format version 3 (offset 8) is newer"},
+                  {0, "unsupported format version 0"},
+                  {0x01000000, "unsupported format version"},
+                  {1, "3 sections at offset 120, version 1 has 6"}};
+  for (size_t k = 0; k < sizeof versions / sizeof versions[0]; k++) {
+    memcpy(c, b, size);
+    wr32(c, H_VERSION, versions[k].version);
+    rehash(c);
+    expect_reject_blob(c, size, GrB_INVALID_OBJECT, versions[k].message);
+    if (k == 0) {
+      write_file(path, c, size);
+      expect_reject_file(path, GrB_INVALID_OBJECT, "reads versions 1 to 2");
+    }
+  }
 
   memcpy(c, b, size);
   wr32(c, H_ENDIAN, 0x04030201);
@@ -791,12 +1037,31 @@ typedef struct {
   const char *message;  // expected in the error message
 } k2_corruption;
 
-static void test_broken_structure(void **state) {
-  (void)state;
-  GrB_Index size;
-  uint8_t *b = tiny_image(&size);
+static void corrupt_each(const uint8_t *b, GrB_Index size, const k2_corruption *cases, size_t n) {
   uint8_t *c = malloc(size);
   assert_non_null(c);
+  for (size_t k = 0; k < n; k++) {
+    const k2_corruption *x = &cases[k];
+    memcpy(c, b, size);
+    if (x->section >= 0) set_sec_word(c, x->section, x->offset, x->value);
+    else if (x->size32) wr32(c, x->offset, (uint32_t)x->value);
+    else wr64(c, x->offset, x->value);
+    rehash(c);
+    K2_Matrix B = NULL;
+    GrB_Info info = K2_Matrix_deserialize(&B, c, size);
+    if (info != GrB_INVALID_OBJECT || strstr(K2_error_string(), x->message) == NULL) {
+      print_error("case \"%s\" (version %u): info %d, message \"%s\", expected \"%s\"\n", x->name,
+                  rd32(b, H_VERSION), (int)info, K2_error_string(), x->message);
+      fail();
+    }
+    assert_null(B);
+  }
+  free(c);
+}
+
+static void test_broken_structure(void **state) {
+  (void)state;
+  // the arrays both versions store, and the header fields of version 2
   const k2_corruption cases[] = {
       // node 1 -> quadrant 1: columns 6-7 of a 5-column matrix
       {"child in the padding", S_SIG, 0, 0x28, false, "padding"},
@@ -809,53 +1074,33 @@ static void test_broken_structure(void **state) {
       {"empty leaf", S_LEAVES, 0, 0x0, false, "leaf 0 is empty"},
       {"extra entry", S_LEAVES, 0, 0x9, false, "nvals"},
       {"level_start end", S_LEVEL_START, 3, 4, false, "level_start[3]"},
-      {"level_start root", S_LEVEL_START, 1, 2, false, "level 1 has 0 nodes"},
+      {"level_start root", S_LEVEL_START, 1, 2, false, "level_start[1] = 2, not 1"},
       {"level_start first", S_LEVEL_START, 0, 1, false, "level_start[0]"},
-      {"directory", S_DIR, 0, 2, false, "directory entry 0"},
-      {"top code", S_TOP, 0, 2, false, "top code 0"},
-      {"bottom code", S_BOTTOM, 0, 1, false, "bottom code 0"},
       {"nvals", -1, H_NVALS, 2, false, "nvals"},
       {"nvals above nrows*ncols", -1, H_NVALS, 26, false, "nvals"},
-      {"top level", -1, H_TOP_LEVEL, 0, true, "top code"},
       {"levels", -1, H_LEVELS, 3, true, "levels"},
       {"side_log", -1, H_SIDE_LOG, 4, true, "side_log"},
       {"leaf_log", -1, H_LEAF_LOG, 4, true, "leaf_log"},
       {"dir_log", -1, H_DIR_LOG, 31, true, "dir_log"},
+      {"dir_log below 4", -1, H_DIR_LOG, 3, true, "is not in 0 or 4..30"},
       {"top_max_log", -1, H_TOP_MAX_LOG, 31, true, "top_max_log"},
       {"shape", -1, H_NROWS, (UINT64_C(1) << 32) + 1, false, "exceeds 2^32"},
       {"n_leaves", -1, H_N_LEAVES, 17, false, "section leaves has"},
       {"n_internal", -1, H_N_INTERNAL, UINT64_MAX - 3, false, "overflow"},
-      {"dir_len", -1, H_DIR_LEN, UINT64_C(1) << 60, false, "section dir has"},
-      {"top_count", -1, H_TOP_COUNT, 0, false, "section top_codes has"},
-      {"flag off with bottom codes", -1, H_FLAGS, 0, true, "bottom-codes flag is off"},
+      {"top level", -1, H_TOP_LEVEL, 1, true, "reserved header field at offset 72"},
+      {"dir_len", -1, H_DIR_LEN, 1, false, "reserved header field at offset 96"},
+      {"top_count", -1, H_TOP_COUNT, 1, false, "reserved header field at offset 104"},
+      {"a fourth section", -1, H_TABLE + 3 * 24, 448, false, "reserved header byte 200"},
       {"file bytes", -1, H_FILE_BYTES, 10000, false, "header says"},
-      {"section count", -1, H_NSECT, 5, true, "sections"},
+      {"section count", -1, H_NSECT, 6, true, "sections"},
       {"section offset", -1, H_TABLE + 24, 448, false, "section leaves starts at"},
   };
-  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    const k2_corruption *x = &cases[k];
-    memcpy(c, b, size);
-    if (x->section >= 0) set_sec_word(c, x->section, x->offset, x->value);
-    else if (x->size32) wr32(c, x->offset, (uint32_t)x->value);
-    else wr64(c, x->offset, x->value);
-    rehash(c);
-    K2_Matrix B = NULL;
-    GrB_Info info = K2_Matrix_deserialize(&B, c, size);
-    if (info != GrB_INVALID_OBJECT || strstr(K2_error_string(), x->message) == NULL) {
-      print_error("case \"%s\": info %d, message \"%s\", expected \"%s\"\n", x->name, (int)info,
-                  K2_error_string(), x->message);
-      fail();
-    }
-    assert_null(B);
-  }
-  // the top level and its code changed together: consistent tree, but not the level that
-  // top_max_log picks
-  memcpy(c, b, size);
-  wr32(c, H_TOP_LEVEL, 0);
-  set_sec_word(c, S_TOP, 0, 0);
-  rehash(c);
-  expect_reject_blob(c, size, GrB_INVALID_OBJECT, "top level 0");
-  // and the same through a mapped file
+  GrB_Index size;
+  uint8_t *b = tiny_image(&size);
+  corrupt_each(b, size, cases, sizeof cases / sizeof cases[0]);
+  // and the same through a file
+  uint8_t *c = malloc(size);
+  assert_non_null(c);
   memcpy(c, b, size);
   set_sec_word(c, S_SIG, 0, 0x28);
   rehash(c);
@@ -864,6 +1109,65 @@ static void test_broken_structure(void **state) {
   expect_reject_file(path, GrB_INVALID_OBJECT, "structurally invalid");
   free(c);
   free(b);
+}
+
+// Version 1 images are checked as before: their stored directory, top and bottom codes too.
+static void test_broken_structure_v1(void **state) {
+  (void)state;
+  const k2_corruption cases[] = {
+      {"child in the padding", S_SIG, 0, 0x28, false, "padding"},
+      {"extra entry", S_LEAVES, 0, 0x9, false, "nvals"},
+      {"directory", S_DIR, 0, 2, false, "directory entry 0"},
+      {"top code", S_TOP, 0, 2, false, "top code 0"},
+      {"bottom code", S_BOTTOM, 0, 1, false, "bottom code 0"},
+      {"top level", -1, H_TOP_LEVEL, 0, true, "top code"},
+      {"dir_log", -1, H_DIR_LOG, 31, true, "dir_log"},
+      {"dir_log 0", -1, H_DIR_LOG, 0, true, "is not in 4..30"},
+      {"top_max_log", -1, H_TOP_MAX_LOG, 31, true, "top_max_log"},
+      {"dir_len", -1, H_DIR_LEN, UINT64_C(1) << 60, false, "section dir has"},
+      {"top_count", -1, H_TOP_COUNT, 0, false, "section top_codes has"},
+      {"flag off with bottom codes", -1, H_FLAGS, 0, true, "bottom-codes flag is off"},
+      {"section count", -1, H_NSECT, 5, true, "sections"},
+      {"section offset", -1, H_TABLE + 24, 448, false, "section leaves starts at"},
+  };
+  GrB_Index size;
+  uint8_t *b = tiny_v1_image(&size);
+  corrupt_each(b, size, cases, sizeof cases / sizeof cases[0]);
+  uint8_t *c = malloc(size);
+  assert_non_null(c);
+  // the top level and its code changed together: consistent tree, but not the level that
+  // top_max_log picks
+  memcpy(c, b, size);
+  wr32(c, H_TOP_LEVEL, 0);
+  set_sec_word(c, S_TOP, 0, 0);
+  rehash(c);
+  expect_reject_blob(c, size, GrB_INVALID_OBJECT, "top level 0");
+  free(c);
+  free(b);
+  // a version 1 image without a directory or top codes: its writers always stored them
+  K2_Matrix A = tiny_matrix();
+  b = v1_image(A, 4, 16, false, &size);
+  c = malloc(size);
+  assert_non_null(c);
+  memcpy(c, b, size);
+  wr64(c, H_DIR_LEN, 0);
+  wr64(c, H_TABLE + 24 * S_DIR + 8, 0);
+  // the sections after it move up to the next 64-byte boundary: rebuild the tail
+  uint64_t pos = sec_off(c, S_DIR);
+  for (int s = S_TOP; s < NSECT; s++) {
+    uint64_t off = (pos + 63) / 64 * 64;
+    memmove(c + off, b + sec_off(b, s), sec_bytes(b, s));
+    wr64(c, H_TABLE + 24 * (size_t)s, off);
+    pos = off + sec_bytes(b, s);
+  }
+  memset(c + pos, 0, size - pos);
+  wr64(c, H_FILE_BYTES, pos);
+  for (uint64_t o = sec_off(c, S_DIR); o < sec_off(c, S_TOP); o++) c[o] = 0;
+  rehash(c);
+  expect_reject_blob(c, pos, GrB_INVALID_OBJECT, "no directory: a version 1 image stores it");
+  free(c);
+  free(b);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
 }
 
 // k2_tree_check accepts every tree the builder makes, and catches a moved subtree in a large
@@ -914,6 +1218,8 @@ int main(void) {
       cmocka_unit_test(test_foreign_files),
       cmocka_unit_test(test_null_and_space),
       cmocka_unit_test(test_broken_structure),
+      cmocka_unit_test(test_broken_structure_v1),
+      cmocka_unit_test(test_version1_files),
       cmocka_unit_test(test_check_large),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);

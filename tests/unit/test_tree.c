@@ -36,10 +36,19 @@ static void test_figure1_signatures(void **state) {
   assert_int_equal(v.level_start[1], 1);
   assert_int_equal(v.level_start[2], 5);
   assert_int_equal(v.level_start[3], 13);
-  // the top level (<= 2^16 nodes) is level 1, codes 00 01 10 11
-  assert_int_equal(v.top_level, 1);
-  assert_int_equal(v.top_count, 4);
-  for (unsigned t = 0; t < 4; t++) assert_int_equal(v.top_codes[t], t);
+  // 16 bytes of signatures and leaves leave no room for a directory or top codes: the view
+  // makes up a directory of one sample (the root's first child) and the root as the top level
+  assert_int_equal(A->tree.dir_len, 0);
+  assert_null(A->tree.dir);
+  assert_int_equal(A->tree.top_count, 0);
+  assert_null(A->tree.top_codes);
+  assert_int_equal(v.dir_len, 1);
+  assert_int_equal(v.dir[0], 1);
+  assert_null(v.dir_lo);
+  assert_true((UINT64_C(1) << v.dir_log) >= v.n_internal);
+  assert_int_equal(v.top_level, 0);
+  assert_int_equal(v.top_count, 1);
+  assert_int_equal(v.top_codes[0], 0);
   // cell (3,5): path 01 10 11
   bool present = false;
   K2_ASSERT_OK(K2_Matrix_isEntry(&present, A, 3, 5));
@@ -48,6 +57,22 @@ static void test_figure1_signatures(void **state) {
   assert_false(present);
   K2_Matrix_free(&A);
   assert_null(A);
+  // asked for explicitly: the top level with at most 2^2 nodes is level 1, codes 00 01 10 11;
+  // a directory of one sample is still implied
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.top_max_log = 2;
+  fmt.directory_log = 4;
+  K2_ASSERT_OK(K2_Matrix_new_format(&A, 8, 8, &fmt));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  k2_tree_view(&v, &A->tree, 1.0);
+  assert_int_equal(v.top_level, 1);
+  assert_int_equal(v.top_count, 4);
+  for (unsigned t = 0; t < 4; t++) assert_int_equal(v.top_codes[t], t);
+  assert_int_equal(A->tree.dir_len, 0);
+  for (unsigned t = 0; t < 4; t++) assert_int_equal(k2_view_first_child(&v, 1 + t) - 5, off[t]);
+  K2_ASSERT_OK(k2_tree_check(&A->tree));
+  K2_Matrix_free(&A);
 }
 
 static void test_figure1_queries(void **state) {
@@ -429,14 +454,23 @@ static void test_memory_usage(void **state) {
   K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
   K2_MemoryUsage u;
   K2_ASSERT_OK(K2_Matrix_memoryUsage(&u, A));
-  // 5 internal nibbles: 1 word; 8 leaf nibbles: 1 word; 4 level starts
+  // 5 internal nibbles: 1 word; 8 leaf nibbles: 1 word; 4 level starts; no room for a
+  // directory or top codes (5% of 16 bytes), the bottom codes asked for
   assert_int_equal(u.tree, (1 + 1 + 4) * 8);
-  assert_int_equal(u.directory, 8);
-  assert_int_equal(u.top, 4 * 8);
+  assert_int_equal(u.directory, 0);
+  assert_int_equal(u.top, 0);
   assert_int_equal(u.bottom_codes, 4 * 8);
   assert_int_equal(u.internal_nodes, 5);
   assert_int_equal(u.leaves, 8);
   assert_true(u.total >= u.tree + u.directory + u.top + u.bottom_codes);
+  K2_Matrix_free(&A);
+  // the top level of at most 4 nodes asked for: 4 codes
+  fmt.top_max_log = 2;
+  K2_ASSERT_OK(K2_Matrix_new_format(&A, 8, 8, &fmt));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  K2_ASSERT_OK(K2_Matrix_memoryUsage(&u, A));
+  assert_int_equal(u.directory, 0);
+  assert_int_equal(u.top, 4 * 8);
   K2_Matrix_free(&A);
   assert_int_equal(K2_csr_bytes(8, 12, true), 9 * 8 + 12 * 4 + 12 * 4);
 }
