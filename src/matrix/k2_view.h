@@ -23,8 +23,9 @@
 //  * The sampled directory of child offsets: sample k = first_child(k * 2^dir_log), k < dir_len.
 //    Compact (dir_lo != NULL, the derived form): dir[k >> 4] holds every 16th sample in 64
 //    bits and dir_lo[k] the 16-bit difference of sample k from it (at most 4 * 15 * 2^dir_log
-//    children apart, so dir_log <= 10); plain (dir_lo == NULL, explicit directory_log above 10
-//    and version 1 files): dir[k] holds sample k. k2_view_dir_sample reads either.
+//    children apart, so dir_log <= 10); plain (dir_lo == NULL: an explicit directory_log above
+//    10, or the one implied sample of a tree that keeps none): dir[k] holds sample k.
+//    k2_view_dir_sample reads either.
 //  * top_codes: Morton codes of the nodes of level top_level, in level order (level 0, the
 //    root alone, when the tree stores none; k2_tree_aux_plan sizes it); a code at level t has
 //    2t bits (row bit above column bit per level).
