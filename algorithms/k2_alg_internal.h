@@ -84,6 +84,25 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 // BFS with its vectors on the GPU (k2_bfs_device.c), for a K2_Matrix the device serves; the
 // arguments checked by the caller; G (or NULL) lends its cached out-degrees. GrB_NOT_IMPLEMENTED
 // when the device cannot take it.
+// Whether a whole run goes to the GPU: the device serves A's products (K2_Matrix_deviceServes),
+// and either the CUDA engine was asked for or A has at least K2A_DEVICE_MIN_EDGES edges. A run on
+// the device has a fixed cost (its vectors set up and copied back, a wait per level or
+// iteration: about 0.3 ms on the H200) that a small graph's host run does not reach: BFS on
+// wiki-Vote (10^5 edges) took 0.35-0.9 ms on the device against 0.06-0.4 ms with the products
+// routed one by one, while on cit-HepTh (3.5 10^5) and larger graphs the device run was faster.
+#define K2A_DEVICE_MIN_EDGES 250000
+static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A) {
+  *yes = false;
+  GrB_Info info = K2_Matrix_deviceServes(yes, A);
+  if (info != GrB_SUCCESS || !*yes) return info;
+  K2_Engine engine = K2_ENGINE_AUTO;
+  GrB_Index nvals = 0;
+  if ((info = K2_get_engine(&engine)) != GrB_SUCCESS || (info = K2_Matrix_nvals(&nvals, A)) != GrB_SUCCESS)
+    return info;
+  *yes = engine == K2_ENGINE_CUDA || nvals >= K2A_DEVICE_MIN_EDGES;
+  return GrB_SUCCESS;
+}
+
 // PageRank (LAGraph model, or GAP's) with its vectors on the GPU (k2_pagerank_device.c); as
 // k2_bfs_device.
 K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Matrix A,
