@@ -135,6 +135,13 @@ GrB_Info k2_api_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool struc
 GrB_Info k2_api_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
                              bool *tran0, bool *tran1);
 
+// *w = a new GrB_Vector of type t and size n >= 1 holding entry i where present[i] != 0, with
+// values[i] (k2_type_size(t) bytes each; the rest is never read). The two malloc'd arrays of n
+// entries move into *w (the pointers set to NULL) on success and stay the caller's on failure:
+// O(1) after the count, for which nvals may be given (UINT64_MAX: counted here, O(n)).
+GrB_Info k2_api_vector_from_bitmap(GrB_Vector *w, k2_type t, GrB_Index n, void **values,
+                                   uint8_t **present, GrB_Index nvals);
+
 // True for the eleven real built-in types (not complex, not user-defined).
 bool k2_api_real_type(GrB_Type t);
 

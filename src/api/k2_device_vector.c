@@ -175,7 +175,7 @@ GrB_Info K2_DeviceVector_setElement_FP64(K2_DeviceVector v, double x, GrB_Index 
   return k2_dvec_set(v, &bits, i, "K2_DeviceVector_setElement_FP64");
 }
 
-// GrB_Vector_extractTuples_<T> and GrB_Vector_build_<T> for the five types (no duplicates).
+// GrB_Vector_extractTuples_<T> for the five types.
 static GrB_Info k2_dvec_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector u, k2_type t) {
   switch (t) {
     case K2_T_BOOL: return GrB_Vector_extractTuples_BOOL(I, X, n, u);
@@ -183,15 +183,6 @@ static GrB_Info k2_dvec_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector 
     case K2_T_INT64: return GrB_Vector_extractTuples_INT64(I, X, n, u);
     case K2_T_FP32: return GrB_Vector_extractTuples_FP32(I, X, n, u);
     default: return GrB_Vector_extractTuples_FP64(I, X, n, u);
-  }
-}
-static GrB_Info k2_dvec_build(GrB_Vector w, const GrB_Index *I, const void *X, GrB_Index n, k2_type t) {
-  switch (t) {
-    case K2_T_BOOL: return GrB_Vector_build_BOOL(w, I, X, n, GrB_LOR);
-    case K2_T_INT32: return GrB_Vector_build_INT32(w, I, X, n, GrB_PLUS_INT32);
-    case K2_T_INT64: return GrB_Vector_build_INT64(w, I, X, n, GrB_PLUS_INT64);
-    case K2_T_FP32: return GrB_Vector_build_FP32(w, I, X, n, GrB_PLUS_FP32);
-    default: return GrB_Vector_build_FP64(w, I, X, n, GrB_PLUS_FP64);
   }
 }
 
@@ -241,40 +232,33 @@ GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
   const char *fn = "K2_DeviceVector_export";
   if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
   K2_DVEC_CHECK(v, fn, "v");
-  char *host = malloc(v->bytes);
-  GrB_Index *I = malloc((v->n + 1) * sizeof *I);
-  char *X = malloc((v->n + 1) * (size_t)v->ts);
-  GrB_Vector w = NULL;
+  // values and presence copied down into the arrays the GrB_Vector then takes as its bitmap
+  void *X = malloc((size_t)v->n * v->ts);
+  uint8_t *B = malloc((size_t)v->n);
   GrB_Info info = GrB_SUCCESS;
-  if (host == NULL || I == NULL || X == NULL) {
+  if (X == NULL || B == NULL) {
     info = k2_error_set_at(__FILE__, __LINE__, GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn,
                            (unsigned long long)v->n);
   } else {
-    int rc = k2_cuda_vector_copy(host, v->mem, v->bytes, K2_CUDA_COPY_DOWN);
+    int rc = k2_cuda_vector_copy(X, k2_dvec_values(v), (uint64_t)v->n * v->ts, K2_CUDA_COPY_DOWN);
+    if (rc == 0) rc = k2_cuda_vector_copy(B, k2_dvec_present(v), v->n, K2_CUDA_COPY_DOWN);
     if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
   }
+  GrB_Vector w = NULL;
   if (info == GrB_SUCCESS) {
-    const uint8_t *present = (const uint8_t *)host + k2_dvec_values_bytes(v);
-    GrB_Index k = 0;
-    for (GrB_Index i = 0; i < v->n; i++) {
-      if (!present[i]) continue;
-      I[k] = i;
-      memcpy(X + k * v->ts, host + i * v->ts, v->ts);
-      k++;
-    }
-    info = GrB_Vector_new(&w, v->grb_type, v->n);
-    if (info == GrB_SUCCESS) info = k2_dvec_build(w, I, X, k, v->type);
-    if (info == GrB_SUCCESS) info = GrB_wait(w, GrB_MATERIALIZE);
-    if (info != GrB_SUCCESS) {
-      GrB_Vector_free(&w);
-      info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
-    } else {
-      v->nvals = k;
+    info = k2_api_vector_from_bitmap(&w, v->type, v->n, &X, &B, v->nvals_known ? v->nvals : UINT64_MAX);
+    if (info != GrB_SUCCESS) info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
+  }
+  free(X);  // NULL once the vector took them
+  free(B);
+  if (info != GrB_SUCCESS) return info;
+  if (!v->nvals_known) {
+    GrB_Index nv = 0;
+    if (GrB_Vector_nvals(&nv, w) == GrB_SUCCESS) {
+      v->nvals = nv;
       v->nvals_known = true;
     }
   }
-  free(host), free(I), free(X);
-  if (info != GrB_SUCCESS) return info;
   *u = w;
   return GrB_SUCCESS;
 }

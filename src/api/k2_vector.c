@@ -13,6 +13,23 @@ bool k2_api_real_type(GrB_Type t) {
          t == GrB_FP32 || t == GrB_FP64;
 }
 
+GrB_Info k2_api_vector_from_bitmap(GrB_Vector *w, k2_type t, GrB_Index n, void **values,
+                                   uint8_t **present, GrB_Index nvals) {
+  *w = NULL;
+  if (nvals == UINT64_MAX) nvals = k2_flags_count(*present, n);
+  GrB_Vector v = NULL;
+  GrB_Info info = GrB_Vector_new(&v, k2_type_grb(t), n);
+  if (info == GrB_SUCCESS) {
+    info = GxB_Vector_pack_Bitmap(v, (int8_t **)present, values, n, n * k2_type_size(t), false, nvals, NULL);
+  }
+  if (info != GrB_SUCCESS) {
+    GrB_Vector_free(&v);
+    return info;
+  }
+  *w = v;
+  return GrB_SUCCESS;
+}
+
 GrB_Descriptor k2_api_desc(bool replace, bool comp, bool structure) {
   if (!replace) {
     if (comp) return structure ? GrB_DESC_SC : GrB_DESC_C;
