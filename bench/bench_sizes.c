@@ -2,16 +2,32 @@
 // against a CSR, as a Markdown table (docs/graphs.md).
 // SPDX-License-Identifier: Apache-2.0
 //
-// usage: bench_sizes FILE...   (any format K2_Matrix_read takes; unreadable files are listed
-// with the reader's message)
+// usage: bench_sizes FILE|web:N...   (any format K2_Matrix_read takes; unreadable files are
+// listed with the reader's message; web:N generates the web-like graph of N pages, seed 1,
+// K2_Gen_web's defaults)
 // Columns: signatures and leaves (docs/k2-format.md sizes them from the node counts), the tree
 // (those plus the level offsets), the directory and the top codes and their share of the
 // signatures and leaves, the whole k²-tree (tree + directory + top codes) and its bits per edge,
 // a CSR with FP32 values and a Boolean CSR (K2_csr_bytes), and the Boolean CSR over the
 // k²-tree.
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <k2grb.h>
+
+// A K2_Matrix from a file, or generated for "web:N".
+static GrB_Info sizes_load(K2_Matrix *A, const char *what) {
+  if (strncmp(what, "web:", 4) != 0) return K2_Matrix_read(A, what, NULL);
+  K2_WebParams p;
+  K2_WebParams_default(&p);
+  K2_Edges E = {0};
+  GrB_Info info = K2_Gen_web(&E, strtoull(what + 4, NULL, 10), &p);
+  if (info == GrB_SUCCESS) info = K2_Matrix_new(A, E.nrows, E.ncols);
+  if (info == GrB_SUCCESS) info = K2_Matrix_build_32(*A, E.I, E.J, E.nvals);
+  K2_Edges_free(&E);
+  return info;
+}
 
 int main(int argc, char **argv) {
   if (K2_init() != GrB_SUCCESS) return 1;
@@ -21,7 +37,8 @@ int main(int argc, char **argv) {
   int bad = 0;
   for (int a = 1; a < argc; a++) {
     K2_Matrix A = NULL;
-    if (K2_Matrix_read(&A, argv[a], NULL) != GrB_SUCCESS) {
+    if (sizes_load(&A, argv[a]) != GrB_SUCCESS) {
+      K2_Matrix_free(&A);
       printf("| %s | not read: %s |||||||||||||\n", argv[a], K2_error_string());
       bad++;
       continue;
