@@ -699,6 +699,35 @@ int enqueue_pruned(const DevMatrix *m, const k2_product *D, const SparsePlan &sp
   return 0;
 }
 
+// After a pruned traversal (hcnt: the per-level counters copied back): whether a level held more
+// nodes than the frontier (the product must then run again in full), and in *expanded the
+// internal nodes it expanded.
+bool frontier_overflowed(const DevMatrix *m, const SparsePlan &sp, const unsigned long long *hcnt,
+                         uint64_t *expanded) {
+  bool overflow = false;
+  *expanded = 0;
+  for (uint32_t t = m->top_level; t < m->levels; t++) {
+    overflow |= hcnt[t] > sp.capacity;
+    if (t + 1 < m->levels) *expanded += hcnt[t];
+  }
+  return overflow;
+}
+
+// What the burble says of the traversal a product took.
+void report_traversal(k2_product_report *r, const DevMatrix *m, const SparsePlan &sp, bool pruned,
+                      uint64_t expanded) {
+  if (r == nullptr) return;
+  r->traversal = !pruned                      ? "full"
+                 : sp.prune_in && sp.prune_out ? "pruned by the input and the mask"
+                 : sp.prune_in                 ? "pruned by the input"
+                                               : "pruned by the mask";
+  r->inputs = pruned && sp.prune_in ? sp.k_in : 0;
+  r->outputs = pruned && sp.prune_out ? sp.k_out : 0;
+  r->expanded = pruned ? expanded : 0;
+  r->estimate = sp.estimate;
+  r->nodes = m->level_start[m->levels + 1];
+}
+
 // The product with its sparse forms: x up as a list, the pruned traversal, y back as a list.
 // D: P's product on the device buffers (x, y, presence, skip) already carved from the workspace.
 int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P,
@@ -756,31 +785,14 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
   if (rc == 0) rc = list_and_count();
   if (rc != 0) return rc;
   uint64_t expanded = 0;
-  if (pruned) {
-    bool overflow = false;
-    for (uint32_t t = m->top_level; t < m->levels; t++) {
-      overflow |= hcnt[t] > sp.capacity;
-      if (t + 1 < m->levels) expanded += hcnt[t];
-    }
-    if (overflow) {  // a level held more nodes than the frontier: the full traversal instead
-      pruned = false;
-      K2CU_TRY("clearing the counters", cudaMemsetAsync(cnt, 0, ncnt * 8, s));
-      rc = run(m, plan, plan_id, D, ws);
-      if (rc == 0) rc = list_and_count();
-      if (rc != 0) return rc;
-    }
+  if (pruned && frontier_overflowed(m, sp, hcnt, &expanded)) {  // the full traversal instead
+    pruned = false;
+    K2CU_TRY("clearing the counters", cudaMemsetAsync(cnt, 0, ncnt * 8, s));
+    rc = run(m, plan, plan_id, D, ws);
+    if (rc == 0) rc = list_and_count();
+    if (rc != 0) return rc;
   }
-  if (P->report != nullptr) {
-    P->report->traversal = !pruned ? "full"
-                           : sp.prune_in && sp.prune_out ? "pruned by the input and the mask"
-                           : sp.prune_in ? "pruned by the input"
-                                         : "pruned by the mask";
-    P->report->inputs = pruned && sp.prune_in ? sp.k_in : 0;
-    P->report->outputs = pruned && sp.prune_out ? sp.k_out : 0;
-    P->report->expanded = pruned ? expanded : 0;
-    P->report->estimate = sp.estimate;
-    P->report->nodes = m->level_start[m->levels + 1];
-  }
+  report_traversal(P->report, m, sp, pruned, expanded);
   const uint64_t k_out = sp.out_list ? hcnt[m->levels] : 0;
   if (sp.out_list && k_out * 4 <= n_out) {
     rc = ensure_staging(kCountersBytes + k_out * (8 + ts));
@@ -1001,30 +1013,13 @@ int product_resident(const k2_view *A, void *device, const k2_product *P, const 
   if (rc == 0) rc = count_and_wait();
   if (rc != 0) return rc;
   uint64_t expanded = 0;
-  if (pruned) {
-    bool overflow = false;
-    for (uint32_t t = m->top_level; t < m->levels; t++) {
-      overflow |= hcnt[t] > sp.capacity;
-      if (t + 1 < m->levels) expanded += hcnt[t];
-    }
-    if (overflow) {  // a level held more nodes than the frontier: the full traversal instead
-      pruned = false;
-      rc = full();
-      if (rc == 0) rc = count_and_wait();
-      if (rc != 0) return rc;
-    }
+  if (pruned && frontier_overflowed(m, sp, hcnt, &expanded)) {  // the full traversal instead
+    pruned = false;
+    rc = full();
+    if (rc == 0) rc = count_and_wait();
+    if (rc != 0) return rc;
   }
-  if (P->report != nullptr) {
-    P->report->traversal = !pruned ? "full"
-                           : sp.prune_in && sp.prune_out ? "pruned by the input and the mask"
-                           : sp.prune_in ? "pruned by the input"
-                                         : "pruned by the mask";
-    P->report->inputs = pruned && sp.prune_in ? sp.k_in : 0;
-    P->report->outputs = pruned && sp.prune_out ? sp.k_out : 0;
-    P->report->expanded = pruned ? expanded : 0;
-    P->report->estimate = sp.estimate;
-    P->report->nodes = m->level_start[m->levels + 1];
-  }
+  report_traversal(P->report, m, sp, pruned, expanded);
   *y_nvals = hcnt[m->levels];
   return 0;
 }
