@@ -81,6 +81,17 @@ __global__ void sum_kernel(const T *x, const uint8_t *p, uint64_t n, unsigned lo
   }
 }
 
+// GraphBLAS's MIN and MAX: a comparison on integers, fmin / fmax on floats (a NaN loses). The
+// float overloads are preferred to the template for float and double.
+template <typename T>
+__device__ __forceinline__ T min_of(T a, T b) { return a < b ? a : b; }
+template <typename T>
+__device__ __forceinline__ T max_of(T a, T b) { return a > b ? a : b; }
+__device__ __forceinline__ float min_of(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ float max_of(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double min_of(double a, double b) { return fmin(a, b); }
+__device__ __forceinline__ double max_of(double a, double b) { return fmax(a, b); }
+
 template <typename T>
 __device__ __forceinline__ T binop(int op, T a, T b) {
   switch (op) {
@@ -88,31 +99,8 @@ __device__ __forceinline__ T binop(int op, T a, T b) {
     case K2_CUDA_OP_MINUS: return a - b;
     case K2_CUDA_OP_TIMES: return a * b;
     case K2_CUDA_OP_DIV: return a / b;  // floats only (the API refuses integer division)
-    case K2_CUDA_OP_MIN: return a < b ? a : b;
-    default: return a > b ? a : b;
-  }
-}
-// GraphBLAS's MIN and MAX on floats are fmin and fmax (a NaN loses).
-template <>
-__device__ __forceinline__ float binop<float>(int op, float a, float b) {
-  switch (op) {
-    case K2_CUDA_OP_PLUS: return a + b;
-    case K2_CUDA_OP_MINUS: return a - b;
-    case K2_CUDA_OP_TIMES: return a * b;
-    case K2_CUDA_OP_DIV: return a / b;
-    case K2_CUDA_OP_MIN: return fminf(a, b);
-    default: return fmaxf(a, b);
-  }
-}
-template <>
-__device__ __forceinline__ double binop<double>(int op, double a, double b) {
-  switch (op) {
-    case K2_CUDA_OP_PLUS: return a + b;
-    case K2_CUDA_OP_MINUS: return a - b;
-    case K2_CUDA_OP_TIMES: return a * b;
-    case K2_CUDA_OP_DIV: return a / b;
-    case K2_CUDA_OP_MIN: return fmin(a, b);
-    default: return fmax(a, b);
+    case K2_CUDA_OP_MIN: return min_of(a, b);
+    default: return max_of(a, b);
   }
 }
 
@@ -129,19 +117,15 @@ __global__ void ewise_kernel(T *z, uint8_t *zp, const T *x, const uint8_t *xp, c
   }
 }
 
+// ABS as GraphBLAS computes it: fabs on floats (the sign bit cleared, -0 and NaN included).
+template <typename T>
+__device__ __forceinline__ T abs_of(T a) { return a < 0 ? -a : a; }
+__device__ __forceinline__ float abs_of(float a) { return fabsf(a); }
+__device__ __forceinline__ double abs_of(double a) { return fabs(a); }
+
 template <typename T>
 __device__ __forceinline__ T unop(int op, T a) {
-  if (op == K2_CUDA_UOP_AINV) return -a;
-  if (op == K2_CUDA_UOP_ABS) return a < 0 ? -a : a;
-  return a;
-}
-template <>
-__device__ __forceinline__ float unop<float>(int op, float a) {
-  return op == K2_CUDA_UOP_AINV ? -a : op == K2_CUDA_UOP_ABS ? fabsf(a) : a;
-}
-template <>
-__device__ __forceinline__ double unop<double>(int op, double a) {
-  return op == K2_CUDA_UOP_AINV ? -a : op == K2_CUDA_UOP_ABS ? fabs(a) : a;
+  return op == K2_CUDA_UOP_AINV ? -a : op == K2_CUDA_UOP_ABS ? abs_of(a) : a;
 }
 
 template <typename T>
