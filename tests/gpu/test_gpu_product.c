@@ -1505,6 +1505,34 @@ static void bfs_device_check(K2_Matrix A, uint64_t n, GrB_Index src, K2_BfsMode 
   GrB_free(&ld), GrB_free(&pd);
 }
 
+// fn on every square real graph of the data folder (the first three in quick mode); how many.
+static int on_square_real_graphs(void (*fn)(K2_Matrix A, uint64_t n, const char *name)) {
+  const char *dir = k2_real_graph_dir(K2_DATA_DIR);
+  int found = 0;
+  for (size_t f = 0; f < k2_real_graph_count && (!g_quick || found < 3); f++) {
+    K2_Edges E;
+    memset(&E, 0, sizeof E);
+    GrB_Info info = k2_real_graph_read(&E, dir, &k2_real_graph_list[f]);
+    if (info == GrB_NO_VALUE) continue;
+    K2_ASSERT_OK(info);
+    if (E.nrows == E.ncols) {
+      found++;
+      k2_coo_list L = {E.nrows, E.ncols, E.nvals, E.I, E.J};
+      K2_Matrix A = k2_test_matrix(&L, NULL);
+      fn(A, E.nrows, k2_real_graph_list[f].name);
+      K2_ASSERT_OK(K2_Matrix_free(&A));
+    }
+    K2_Edges_free(&E);
+  }
+  return found;
+}
+
+static void bfs_real_graph(K2_Matrix A, uint64_t n, const char *name) {
+  char what[160];
+  snprintf(what, sizeof what, "%s from vertex 0", name);
+  bfs_device_check(A, n, 0, K2_BFS_AUTO, what);
+}
+
 static void test_device_bfs(void **state) {
   (void)state;
   const K2_BfsMode modes[] = {K2_BFS_AUTO, K2_BFS_PUSH, K2_BFS_PULL};
@@ -1525,26 +1553,7 @@ static void test_device_bfs(void **state) {
     k2_coo_free(&L);
   }
   // the real graphs, from vertex 0 (the first few in quick mode)
-  const char *dir = k2_real_graph_dir(K2_DATA_DIR);
-  int found = 0;
-  for (size_t f = 0; f < k2_real_graph_count && (!g_quick || found < 3); f++) {
-    K2_Edges E;
-    memset(&E, 0, sizeof E);
-    GrB_Info info = k2_real_graph_read(&E, dir, &k2_real_graph_list[f]);
-    if (info == GrB_NO_VALUE) continue;
-    K2_ASSERT_OK(info);
-    if (E.nrows != E.ncols) {
-      K2_Edges_free(&E);
-      continue;
-    }
-    found++;
-    k2_coo_list L = {E.nrows, E.ncols, E.nvals, E.I, E.J};
-    K2_Matrix A = k2_test_matrix(&L, NULL);
-    snprintf(what, sizeof what, "%s from vertex 0", k2_real_graph_list[f].name);
-    bfs_device_check(A, E.nrows, 0, K2_BFS_AUTO, what);
-    K2_ASSERT_OK(K2_Matrix_free(&A));
-    K2_Edges_free(&E);
-  }
+  const int found = on_square_real_graphs(bfs_real_graph);
   printf("  device BFS and SSSP hops = host's on 2 random graphs and %d real graphs\n", found);
 }
 
@@ -1587,6 +1596,10 @@ static void pagerank_device_check(K2_Matrix A, uint64_t n, bool gap, const char 
   GrB_free(&rh), GrB_free(&rd);
 }
 
+static void pagerank_real_graph(K2_Matrix A, uint64_t n, const char *name) {
+  pagerank_device_check(A, n, false, name);
+}
+
 static void test_device_pagerank(void **state) {
   (void)state;
   char what[160];
@@ -1603,26 +1616,7 @@ static void test_device_pagerank(void **state) {
     K2_ASSERT_OK(K2_Matrix_free(&A));
     k2_coo_free(&L);
   }
-  const char *dir = k2_real_graph_dir(K2_DATA_DIR);
-  int found = 0;
-  for (size_t f = 0; f < k2_real_graph_count && (!g_quick || found < 3); f++) {
-    K2_Edges E;
-    memset(&E, 0, sizeof E);
-    GrB_Info info = k2_real_graph_read(&E, dir, &k2_real_graph_list[f]);
-    if (info == GrB_NO_VALUE) continue;
-    K2_ASSERT_OK(info);
-    if (E.nrows != E.ncols) {
-      K2_Edges_free(&E);
-      continue;
-    }
-    found++;
-    k2_coo_list L = {E.nrows, E.ncols, E.nvals, E.I, E.J};
-    K2_Matrix A = k2_test_matrix(&L, NULL);
-    snprintf(what, sizeof what, "%s", k2_real_graph_list[f].name);
-    pagerank_device_check(A, E.nrows, false, what);
-    K2_ASSERT_OK(K2_Matrix_free(&A));
-    K2_Edges_free(&E);
-  }
+  const int found = on_square_real_graphs(pagerank_real_graph);
   printf("  device PageRank = host PageRank on 2 random graphs (both models) and %d real graphs\n", found);
 }
 
