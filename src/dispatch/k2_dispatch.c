@@ -54,18 +54,22 @@ static bool k2_dispatch_host_suffices(const k2_view *v, const k2_product *P) {
   return 60.0 * k2_product_visits_bound(v, 0, k_in, k_out) <= K2_HOST_NS_MAX;
 }
 
-bool k2_dispatch_device_serves(K2_Matrix A) {
+// Whether the CUDA engine is tried first for P: asked for, or AUTO with a device and a product
+// that costs the host more than a call to the device.
+static bool k2_dispatch_gpu_first(const k2_view *v, const k2_product *P) {
   const K2_Engine choice = k2_engine_choice;
-  if (choice != K2_ENGINE_CUDA && choice != K2_ENGINE_AUTO) return false;
-  if (!k2_cuda_engine.available(NULL, 0)) return false;
-  if (choice == K2_ENGINE_CUDA) return true;
-  if (k2_matrix_wait(A) != GrB_SUCCESS) return false;
+  return choice == K2_ENGINE_CUDA ||
+         (choice == K2_ENGINE_AUTO && k2_cuda_engine.available(NULL, 0) && !k2_dispatch_host_suffices(v, P));
+}
+
+bool k2_dispatch_device_serves(K2_Matrix A) {
+  if (!k2_cuda_engine.available(NULL, 0) || k2_matrix_wait(A) != GrB_SUCCESS) return false;
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
-  k2_product P;
+  k2_product P;  // a full single-vector product
   memset(&P, 0, sizeof P);
   P.batch = 1;
-  return !k2_dispatch_host_suffices(&v, &P);
+  return k2_dispatch_gpu_first(&v, &P);
 }
 
 GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
@@ -81,10 +85,7 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
   int n = 0;
   const K2_Engine choice = k2_engine_choice;
   if (choice != K2_ENGINE_REFERENCE) {
-    if (choice == K2_ENGINE_CUDA || (choice == K2_ENGINE_AUTO && k2_cuda_engine.available(NULL, 0) &&
-                                     !k2_dispatch_host_suffices(&v, P))) {
-      order[n++] = &k2_cuda_engine;
-    }
+    if (k2_dispatch_gpu_first(&v, P)) order[n++] = &k2_cuda_engine;
     order[n++] = &k2_omp_engine;
   }
   order[n++] = &k2_ref_engine;
