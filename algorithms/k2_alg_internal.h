@@ -103,6 +103,16 @@ static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A) {
   return GrB_SUCCESS;
 }
 
+// After a whole run on the device: true when its result stands (success, a real error, or a
+// decline in strict mode), false when the device declined (msg cleared: the host runs).
+static inline bool k2a_device_result_stands(GrB_Info info, char *msg) {
+  bool strict = false;
+  (void)K2_get_strict(&strict);  // not through K2A_TRY: it would clear the device run's message
+  if (info != GrB_NOT_IMPLEMENTED || strict) return true;
+  k2a_clear(msg);
+  return false;
+}
+
 // PageRank (LAGraph model, or GAP's) with its vectors on the GPU (k2_pagerank_device.c); as
 // k2_bfs_device.
 K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Matrix A,
