@@ -56,8 +56,15 @@
 
 #include <k2grb.h>
 
+#include "bench_cusparse.h"
 #include "k2_real_graphs.h"
 #include "k2grb_algorithms.h"
+
+#ifdef BENCH_HAVE_CUSPARSE
+#define CUSPARSE_BUILT true
+#else
+#define CUSPARSE_BUILT false
+#endif
 
 #define RANDOM_BFS_SOURCES 8
 #define MSBFS_SOURCES 16
@@ -156,9 +163,22 @@ static struct {
   const char *engine;     // NULL: as K2_init left it (K2GRB_ENGINE or auto)
   const char *prune;      // NULL: the CUDA engine's default (auto)
   int threads;            // 0: the defaults of each library
-} opt = {.reps = 5, .real = true};
+  bool cusparse;          // the cuSPARSE baseline's columns (with CUDA: on unless --no-cusparse)
+} opt = {.reps = 5, .real = true, .cusparse = CUSPARSE_BUILT};
+
+// The cuSPARSE column: shown when built with CUDA and not turned off; runs when a device is
+// present (otherwise "n/a", and cusparse_absent says why).
+static bool cusparse_device;
+static char cusparse_absent[96] = "";
 
 static FILE *csv;
+
+// The cuSPARSE baseline's state in a row.
+typedef enum {
+  CUS_NONE = 0,  // no baseline here: no device, no cuSPARSE version of the case, or it failed
+  CUS_OK,        // timed, and its result equals the tree's
+  CUS_MISMATCH   // timed, but its result differs from the tree's
+} cusparse_state;
 
 typedef struct {
   char graph[64];
@@ -171,14 +191,40 @@ typedef struct {
   int reps;
   bool in_summary;  // false for the single random sources (their geometric mean row stands for them)
   char note[160];
+  // the cuSPARSE baseline (CUS_NONE: the rest is zero) and the device bytes of both GPU sides
+  cusparse_state cus;
+  double cus_median, cus_min, cus_ratio;  // seconds; k2 median / cuSPARSE median
+  uint64_t cus_csr_bytes, cus_bytes;      // its CSR; CSR + vectors + cuSPARSE buffer
+  double cus_upload;                      // seconds to put the graph's CSR on the device
+  uint64_t k2_device_peak;                // K2_Device_memory peak over the tree's first run
+  char cus_note[160];
 } result_row;
 
 static result_row *results;
 static size_t result_count, result_capacity;
 
 static void print_table_header(void) {
-  printf("%-10s %-24s %11s %11s %11s %11s %7s %4s %-8s %s\n", "algorithm", "case", "k2 median",
-         "k2 min", "SS median", "SS min", "k2/SS", "reps", "check", "note");
+  printf("%-10s %-24s %11s %11s %11s %11s %7s %4s %-8s ", "algorithm", "case", "k2 median", "k2 min", "SS median",
+         "SS min", "k2/SS", "reps", "check");
+  if (opt.cusparse) {
+    printf("%11s %11s %7s %-8s %10s %10s ", "cuSP median", "cuSP min", "k2/cuSP", "cuSP chk", "k2 dev",
+           "cuSP dev");
+  }
+  printf("note\n");
+}
+
+// "512 B", "12.3 KiB", "4.56 MiB", "1.23 GiB"; "-" for none
+static const char *format_bytes(char *buf, size_t cap, uint64_t bytes) {
+  if (bytes == 0) snprintf(buf, cap, "-");
+  else if (bytes < 1024) snprintf(buf, cap, "%llu B", (unsigned long long)bytes);
+  else if (bytes < (1ull << 20)) snprintf(buf, cap, "%.1f KiB", bytes / 1024.0);
+  else if (bytes < (1ull << 30)) snprintf(buf, cap, "%.2f MiB", bytes / 1048576.0);
+  else snprintf(buf, cap, "%.2f GiB", bytes / 1073741824.0);
+  return buf;
+}
+
+static const char *cusparse_check_name(cusparse_state state) {
+  return state == CUS_OK ? "ok" : state == CUS_MISMATCH ? "MISMATCH" : "n/a";
 }
 
 static void csv_text(FILE *f, const char *s) {
@@ -201,10 +247,19 @@ static void record(const result_row *row) {
   }
   results[result_count++] = *row;
   char a[32], b[32], c[32], d[32];
-  printf("%-10s %-24s %11s %11s %11s %11s %7.3f %4d %-8s %s\n", row->algorithm, row->case_name,
+  printf("%-10s %-24s %11s %11s %11s %11s %7.3f %4d %-8s ", row->algorithm, row->case_name,
          format_time(a, sizeof a, row->k2_median), format_time(b, sizeof b, row->k2_min),
          format_time(c, sizeof c, row->ss_median), format_time(d, sizeof d, row->ss_min), row->ratio,
-         row->reps, row->ok ? "ok" : "MISMATCH", row->note);
+         row->reps, row->ok ? "ok" : "MISMATCH");
+  if (opt.cusparse) {
+    char e[32], f[32], k2dev[32], cusdev[32], ratio[16] = "n/a";
+    bool timed = row->cus != CUS_NONE;
+    if (timed) snprintf(ratio, sizeof ratio, "%.3f", row->cus_ratio);
+    printf("%11s %11s %7s %-8s %10s %10s ", timed ? format_time(e, sizeof e, row->cus_median) : "n/a",
+           timed ? format_time(f, sizeof f, row->cus_min) : "n/a", ratio, cusparse_check_name(row->cus),
+           format_bytes(k2dev, sizeof k2dev, row->k2_device_peak), format_bytes(cusdev, sizeof cusdev, row->cus_bytes));
+  }
+  printf("%s%s%s\n", row->note, row->note[0] && row->cus_note[0] ? "; " : "", row->cus_note);
   fflush(stdout);
   if (csv != NULL) {
     fprintf(csv, "%s,%llu,%llu,%s,%s,%.6g,%.6g,%.6g,%.6g,%.4f,%s,%d,", row->graph,
@@ -212,6 +267,16 @@ static void record(const result_row *row) {
             row->case_name, row->k2_median * 1e3, row->k2_min * 1e3, row->ss_median * 1e3,
             row->ss_min * 1e3, row->ratio, row->ok ? "ok" : "MISMATCH", row->reps);
     csv_text(csv, row->note);
+    // the cuSPARSE columns, appended: empty numbers where it did not run
+    if (row->cus != CUS_NONE) {
+      fprintf(csv, ",%.6g,%.6g,%.4f,%s,%llu,%llu,%.6g,", row->cus_median * 1e3, row->cus_min * 1e3, row->cus_ratio,
+              cusparse_check_name(row->cus), (unsigned long long)row->cus_csr_bytes,
+              (unsigned long long)row->cus_bytes, row->cus_upload * 1e3);
+    } else {
+      fprintf(csv, ",,,,n/a,,,,");
+    }
+    fprintf(csv, "%llu,", (unsigned long long)row->k2_device_peak);
+    csv_text(csv, row->cus_note);
     fputc('\n', csv);
     fflush(csv);
   }
@@ -233,6 +298,17 @@ typedef struct {
   GrB_Index nactive;
   double start;             // when its measurements began (for --max-seconds)
   bool budget_spent;
+  // the cuSPARSE baseline: the CSR of A' on the device (NULL: none, or dropped after an error)
+  // and host buffers for its results, allocated by the first (untimed) run of each algorithm
+  bc_graph *cus;
+  double cus_upload;        // seconds
+  int32_t *cus_level;       // BFS levels (n)
+  void *cus_parent;         // BFS parents (n entries of bc_index_bytes)
+  int32_t *cus_dist;        // msBFS distances (n x sources, row-major)
+  float *cus_rank;          // PageRank (n)
+  int32_t cus_depth;
+  int cus_iterations;
+  bool cus_converged;
 } bench_graph;
 
 static bool over_budget(bench_graph *g) {
@@ -276,6 +352,27 @@ static void random_sources(GrB_Index *sources, int k, const bench_graph *g, uint
   }
 }
 
+// The CSR of A' (A by row transposed: row v lists the sources of the edges into v) on the
+// device for the cuSPARSE baseline. A transposed copy of the GrB_Matrix is unpacked to lend its
+// arrays to the upload, packed back and freed.
+static void upload_cusparse(bench_graph *g) {
+  GrB_Matrix T = NULL;
+  TRY(GrB_Matrix_new(&T, GrB_BOOL, g->n, g->n));
+  TRY(GxB_set(T, GxB_FORMAT, GxB_BY_ROW));
+  TRY(GxB_set(T, GxB_SPARSITY_CONTROL, GxB_SPARSE));
+  TRY(GrB_transpose(T, NULL, NULL, g->csr, NULL));
+  TRY(GrB_wait(T, GrB_MATERIALIZE));
+  GrB_Index *rowptr = NULL, *col = NULL, rowptr_size = 0, col_size = 0, values_size = 0;
+  void *values = NULL;
+  bool iso = false;
+  // jumbled NULL: SuiteSparse sorts each row first
+  TRY(GxB_Matrix_unpack_CSR(T, &rowptr, &col, &values, &rowptr_size, &col_size, &values_size, &iso, NULL, NULL));
+  g->cus = bc_graph_new(g->n, rowptr, col, rowptr[g->n]);
+  if (g->cus != NULL) g->cus_upload = bc_upload_seconds(g->cus);
+  TRY(GxB_Matrix_pack_CSR(T, &rowptr, &col, &values, rowptr_size, col_size, values_size, iso, false, NULL));
+  GrB_free(&T);
+}
+
 // Takes E (freed here); false when the graph has no edge to start from.
 static bool make_graph(bench_graph *g, K2_Edges *E, const char *name) {
   memset(g, 0, sizeof *g);
@@ -302,11 +399,23 @@ static bool make_graph(bench_graph *g, K2_Edges *E, const char *name) {
   g->csr = g->csr_graph->A;
   double t2 = now();
   find_sources(g);
+  if (opt.cusparse && cusparse_device && g->nvals > 0) upload_cusparse(g);
   printf("\n== %s: n %llu, nvals %llu (tree built in %.2f s, SuiteSparse copy and both graphs' out-degrees %.2f s); "
          "vertex of "
          "largest out-degree %llu; %llu vertices with an out-edge\n",
          g->name, (unsigned long long)g->n, (unsigned long long)g->nvals, t1 - t0, t2 - t1,
          (unsigned long long)g->maxdeg_vertex, (unsigned long long)g->nactive);
+  if (opt.cusparse && g->nvals > 0) {
+    if (g->cus != NULL) {
+      uint64_t idx = (uint64_t)bc_index_bytes(g->cus);
+      char csr[32];
+      printf("   cuSPARSE baseline: CSR of A' with FP32 values (%d-bit indices; cuSPARSE's SpMV/SpMM need values) "
+             "%s on the device, uploaded in %.2f ms (not in the times below)\n",
+             (int)(8 * idx), format_bytes(csr, sizeof csr, (g->n + 1) * idx + g->nvals * (idx + 4)), g->cus_upload * 1e3);
+    } else {
+      printf("   cuSPARSE baseline: n/a (%s)\n", cusparse_device ? "could not put the CSR on the device" : cusparse_absent);
+    }
+  }
   if (g->nvals == 0 || g->n == 0) {
     printf("   skipped: no edges\n");
     return false;
@@ -323,6 +432,16 @@ static void free_graph(bench_graph *g) {
   g->csr = NULL;
   free(g->active);
   g->active = NULL;
+  bc_graph_free(g->cus);
+  g->cus = NULL;
+  free(g->cus_level);
+  free(g->cus_parent);
+  free(g->cus_dist);
+  free(g->cus_rank);
+  g->cus_level = NULL;
+  g->cus_parent = NULL;
+  g->cus_dist = NULL;
+  g->cus_rank = NULL;
 }
 
 //==============================================================================================
@@ -460,8 +579,31 @@ static double timed_run(alg_output *out, alg_run run, bool on_tree, const bench_
   return now() - t0;
 }
 
+// The cuSPARSE version of an algorithm: run on g->cus into g's cus_ buffers (false on an
+// error, which bc_ printed), and compared with the tree's result (a note: what it saw or what
+// differs).
+typedef struct {
+  bc_algorithm algorithm;
+  bool (*run)(bench_graph *g, const alg_input *in);
+  bool (*check)(const alg_output *tree, const bench_graph *g, const alg_input *in, char *note, size_t cap);
+} cusparse_baseline;
+
+// After an error the baseline is left out for the rest of the graph (a device error may have
+// left the context unusable); the next graph tries again.
+static void drop_cusparse(bench_graph *g, result_row *row) {
+  fprintf(stderr, "bench_algorithms: the cuSPARSE baseline failed on %s %s %s; left out for the rest of this graph\n",
+          g->name, row->algorithm, row->case_name);
+  bc_graph_free(g->cus);
+  g->cus = NULL;
+  row->cus = CUS_NONE;
+  row->cus_median = row->cus_min = row->cus_ratio = 0;
+  row->cus_bytes = row->cus_csr_bytes = 0;
+  snprintf(row->cus_note, sizeof row->cus_note, "cuSPARSE failed (see stderr)");
+}
+
 static result_row measure_algorithm(bench_graph *g, const char *algorithm, const char *case_name,
-                                    alg_run run, alg_check check, const alg_input *in, bool in_summary) {
+                                    alg_run run, alg_check check, const alg_input *in, bool in_summary,
+                                    const cusparse_baseline *cus) {
   result_row row;
   memset(&row, 0, sizeof row);
   snprintf(row.graph, sizeof row.graph, "%s", g->name);
@@ -471,17 +613,35 @@ static result_row measure_algorithm(bench_graph *g, const char *algorithm, const
   row.nvals = g->nvals;
   row.in_summary = in_summary;
 
-  // warm-up (first touches, the tree's engine state) and the check
+  // warm-up (first touches, the tree's engine state; the baseline's vectors and cuSPARSE
+  // buffers) and the checks; the device peak of the tree's run, for the baseline's bytes
   alg_output on_tree, on_ss;
+  TRY(K2_Device_resetPeak());
   timed_run(&on_tree, run, true, g, in);
+  K2_DeviceMemory memory;
+  TRY(K2_Device_memory(&memory));
+  row.k2_device_peak = memory.peak;
   timed_run(&on_ss, run, false, g, in);
   row.ok = check(&on_tree, &on_ss, g, in, row.note, sizeof row.note);
+  bool with_cus = cus != NULL && g->cus != NULL;
+  if (with_cus) {
+    if (cus->run(g, in)) {
+      char note[sizeof row.cus_note - 32];
+      bool same = cus->check(&on_tree, g, in, note, sizeof note);
+      row.cus = same ? CUS_OK : CUS_MISMATCH;
+      snprintf(row.cus_note, sizeof row.cus_note, "cuSP %s: %s", bc_product_name(g->cus, cus->algorithm), note);
+    } else {
+      drop_cusparse(g, &row);
+      with_cus = false;
+    }
+  }
   free_output(&on_tree);
   free_output(&on_ss);
 
   double *t_tree = malloc((size_t)opt.reps * sizeof(double));
   double *t_ss = malloc((size_t)opt.reps * sizeof(double));
-  if (t_tree == NULL || t_ss == NULL) fail(__LINE__, "malloc", GrB_OUT_OF_MEMORY, NULL);
+  double *t_cus = malloc((size_t)opt.reps * sizeof(double));
+  if (t_tree == NULL || t_ss == NULL || t_cus == NULL) fail(__LINE__, "malloc", GrB_OUT_OF_MEMORY, NULL);
   int done = 0;
   for (int r = 0; r < opt.reps; r++) {
     if (r > 0 && over_budget(g)) break;
@@ -489,7 +649,24 @@ static result_row measure_algorithm(bench_graph *g, const char *algorithm, const
     free_output(&on_tree);
     t_ss[done] = timed_run(&on_ss, run, false, g, in);
     free_output(&on_ss);
+    if (with_cus) {  // its results on the host when it returns, as the others' GrB objects
+      double t0 = now();
+      bool ran = cus->run(g, in);
+      t_cus[done] = now() - t0;
+      if (!ran) {
+        drop_cusparse(g, &row);
+        with_cus = false;
+      }
+    }
     done++;
+  }
+  if (with_cus) {
+    bc_bytes bytes = bc_device_bytes(g->cus, cus->algorithm);
+    row.cus_min = min_of(t_cus, done);
+    row.cus_median = median_of(t_cus, done);
+    row.cus_csr_bytes = bytes.offsets + bytes.indices + bytes.values;
+    row.cus_bytes = bytes.total;
+    row.cus_upload = g->cus_upload;
   }
   if (done < opt.reps) {
     size_t len = strlen(row.note);
@@ -502,8 +679,10 @@ static result_row measure_algorithm(bench_graph *g, const char *algorithm, const
   row.k2_median = median_of(t_tree, done);
   row.ss_median = median_of(t_ss, done);
   row.ratio = row.k2_median / row.ss_median;
+  if (row.cus != CUS_NONE) row.cus_ratio = row.k2_median / row.cus_median;
   free(t_tree);
   free(t_ss);
+  free(t_cus);
   record(&row);
   return row;
 }
@@ -600,6 +779,119 @@ static bool check_wcc(const alg_output *t, const alg_output *s, const bench_grap
   snprintf(note, cap, "%srounds %d / %d", ok ? "" : "components differ; ", t->count, s->count);
   return ok;
 }
+
+//---------------------------------------------------------------------------------------------
+// the cuSPARSE baseline (bench_cusparse.h): runs, and checks against the tree's results
+//---------------------------------------------------------------------------------------------
+
+static void *checked_malloc(size_t bytes) {
+  void *p = malloc(bytes > 0 ? bytes : 1);
+  if (p == NULL) fail(__LINE__, "malloc", GrB_OUT_OF_MEMORY, NULL);
+  return p;
+}
+
+static bool cus_run_bfs(bench_graph *g, const alg_input *in) {
+  if (g->cus_level == NULL) {
+    g->cus_level = checked_malloc(g->n * sizeof(int32_t));
+    g->cus_parent = checked_malloc(g->n * sizeof(int64_t));
+  }
+  return bc_bfs(g->cus, in->sources[0], g->cus_level, g->cus_parent, &g->cus_depth);
+}
+
+// The baseline's levels and parents as GrB_Vectors (entries where reached), for the checks
+// the two libraries' results go through.
+static void cus_bfs_vectors(const bench_graph *g, GrB_Vector *level, GrB_Vector *parent) {
+  GrB_Index *index = checked_malloc(g->n * sizeof(GrB_Index));
+  int64_t *lv = checked_malloc(g->n * sizeof(int64_t));
+  int64_t *pv = checked_malloc(g->n * sizeof(int64_t));
+  bool wide = bc_index_bytes(g->cus) == 8;
+  GrB_Index count = 0;
+  for (GrB_Index v = 0; v < g->n; v++) {
+    if (g->cus_level[v] < 0) continue;
+    index[count] = v;
+    lv[count] = g->cus_level[v];
+    pv[count] = wide ? ((const int64_t *)g->cus_parent)[v] : ((const int32_t *)g->cus_parent)[v];
+    count++;
+  }
+  TRY(GrB_Vector_new(level, GrB_INT64, g->n));
+  TRY(GrB_Vector_new(parent, GrB_INT64, g->n));
+  TRY(GrB_Vector_build_INT64(*level, index, lv, count, GrB_FIRST_INT64));
+  TRY(GrB_Vector_build_INT64(*parent, index, pv, count, GrB_FIRST_INT64));
+  free(index);
+  free(lv);
+  free(pv);
+}
+
+static bool cus_check_bfs(const alg_output *t, const bench_graph *g, const alg_input *in, char *note, size_t cap) {
+  GrB_Vector level = NULL, parent = NULL;
+  cus_bfs_vectors(g, &level, &parent);
+  char why[96] = "";
+  bool ok = vectors_equal(t->v1, level);
+  if (!ok) snprintf(note, cap, "levels differ");
+  else if (!(ok = parents_valid(parent, level, g, in->sources[0], why, sizeof why))) snprintf(note, cap, "parents: %s", why);
+  else snprintf(note, cap, "depth %d", (int)g->cus_depth);
+  GrB_free(&level);
+  GrB_free(&parent);
+  return ok;
+}
+
+static bool cus_run_msbfs(bench_graph *g, const alg_input *in) {
+  if (g->cus_dist == NULL) g->cus_dist = checked_malloc(g->n * in->nsources * sizeof(int32_t));
+  return bc_msbfs(g->cus, in->sources, (uint32_t)in->nsources, g->cus_dist);
+}
+
+static bool cus_check_msbfs(const alg_output *t, const bench_graph *g, const alg_input *in, char *note, size_t cap) {
+  const GrB_Index cells = g->n * in->nsources;
+  GrB_Index *rows = checked_malloc(cells * sizeof(GrB_Index));
+  GrB_Index *cols = checked_malloc(cells * sizeof(GrB_Index));
+  int32_t *values = checked_malloc(cells * sizeof(int32_t));
+  GrB_Index count = 0;
+  for (GrB_Index k = 0; k < cells; k++) {
+    if (g->cus_dist[k] < 0) continue;
+    rows[count] = k / in->nsources;
+    cols[count] = k % in->nsources;
+    values[count++] = g->cus_dist[k];
+  }
+  GrB_Matrix dist = NULL;
+  TRY(GrB_Matrix_new(&dist, GrB_INT32, g->n, in->nsources));
+  TRY(GrB_Matrix_build_INT32(dist, rows, cols, values, count, GrB_FIRST_INT32));
+  bool ok = matrices_equal(t->m, dist);
+  snprintf(note, cap, "%s%llu distances", ok ? "" : "distances differ; ", (unsigned long long)count);
+  GrB_free(&dist);
+  free(rows);
+  free(cols);
+  free(values);
+  return ok;
+}
+
+static bool cus_run_pagerank(bench_graph *g, const alg_input *in) {
+  if (g->cus_rank == NULL) g->cus_rank = checked_malloc(g->n * sizeof(float));
+  return bc_pagerank(g->cus, PR_DAMPING, PR_TOL, PR_ITERMAX, g->cus_rank, &g->cus_iterations, &g->cus_converged);
+}
+
+static bool cus_check_pagerank(const alg_output *t, const bench_graph *g, const alg_input *in, char *note,
+                               size_t cap) {
+  if (!t->converged || !g->cus_converged) {
+    snprintf(note, cap, "no convergence in %d iterations: k2 %s, cuSPARSE %s", PR_ITERMAX,
+             t->converged ? "converged" : "did not", g->cus_converged ? "converged" : "did not");
+    return t->converged == g->cus_converged;
+  }
+  GrB_Index *index = checked_malloc(g->n * sizeof(GrB_Index));
+  for (GrB_Index v = 0; v < g->n; v++) index[v] = v;
+  GrB_Vector rank = NULL;
+  TRY(GrB_Vector_new(&rank, GrB_FP32, g->n));
+  TRY(GrB_Vector_build_FP32(rank, index, g->cus_rank, g->n, GrB_FIRST_FP32));
+  double diff, max_abs;
+  bool same_pattern = compare_vectors(t->v1, rank, &diff, &max_abs);
+  snprintf(note, cap, "iterations %d, max |diff| %.2e", g->cus_iterations, diff);
+  GrB_free(&rank);
+  free(index);
+  return same_pattern && diff <= PR_TOL;
+}
+
+static const cusparse_baseline cusparse_bfs = {BC_BFS, cus_run_bfs, cus_check_bfs};
+static const cusparse_baseline cusparse_msbfs = {BC_MSBFS, cus_run_msbfs, cus_check_msbfs};
+static const cusparse_baseline cusparse_pagerank = {BC_PAGERANK, cus_run_pagerank, cus_check_pagerank};
 
 //==============================================================================================
 // single products
@@ -754,25 +1046,37 @@ static void bench_one_graph(bench_graph *g) {
 
   if (listed(opt.algs, "bfs")) {
     alg_input in = {&zero, 1};
-    measure_algorithm(g, "bfs", "src0", run_bfs, check_bfs, &in, true);
+    measure_algorithm(g, "bfs", "src0", run_bfs, check_bfs, &in, true, &cusparse_bfs);
     in.sources = &g->maxdeg_vertex;
-    measure_algorithm(g, "bfs", "maxdeg", run_bfs, check_bfs, &in, true);
-    double log_tree = 0, log_tree_min = 0, log_ss = 0, log_ss_min = 0;
+    measure_algorithm(g, "bfs", "maxdeg", run_bfs, check_bfs, &in, true, &cusparse_bfs);
+    double log_tree = 0, log_tree_min = 0, log_ss = 0, log_ss_min = 0, log_cus = 0, log_cus_min = 0;
+    int cus_rows = 0;
     result_row mean;
     memset(&mean, 0, sizeof mean);
     mean.ok = true;
+    mean.cus = CUS_OK;
     mean.reps = opt.reps;
     for (int k = 0; k < RANDOM_BFS_SOURCES; k++) {
       char case_name[40];
       snprintf(case_name, sizeof case_name, "rand#%d", k + 1);
       in.sources = &random8[k];
-      result_row r = measure_algorithm(g, "bfs", case_name, run_bfs, check_bfs, &in, false);
+      result_row r = measure_algorithm(g, "bfs", case_name, run_bfs, check_bfs, &in, false, &cusparse_bfs);
       log_tree += log(r.k2_median) / RANDOM_BFS_SOURCES;
       log_tree_min += log(r.k2_min) / RANDOM_BFS_SOURCES;
       log_ss += log(r.ss_median) / RANDOM_BFS_SOURCES;
       log_ss_min += log(r.ss_min) / RANDOM_BFS_SOURCES;
       mean.ok = mean.ok && r.ok;
       mean.reps = r.reps < mean.reps ? r.reps : mean.reps;
+      if (r.cus != CUS_NONE) {
+        log_cus += log(r.cus_median) / RANDOM_BFS_SOURCES;
+        log_cus_min += log(r.cus_min) / RANDOM_BFS_SOURCES;
+        cus_rows++;
+        if (r.cus == CUS_MISMATCH) mean.cus = CUS_MISMATCH;
+        mean.cus_csr_bytes = r.cus_csr_bytes;
+        mean.cus_upload = r.cus_upload;
+        if (r.cus_bytes > mean.cus_bytes) mean.cus_bytes = r.cus_bytes;
+      }
+      if (r.k2_device_peak > mean.k2_device_peak) mean.k2_device_peak = r.k2_device_peak;
     }
     snprintf(mean.graph, sizeof mean.graph, "%s", g->name);
     snprintf(mean.algorithm, sizeof mean.algorithm, "bfs");
@@ -784,6 +1088,14 @@ static void bench_one_graph(bench_graph *g) {
     mean.ss_median = exp(log_ss);
     mean.ss_min = exp(log_ss_min);
     mean.ratio = mean.k2_median / mean.ss_median;
+    if (cus_rows == RANDOM_BFS_SOURCES) {  // a geometric mean of all 8 or none
+      mean.cus_median = exp(log_cus);
+      mean.cus_min = exp(log_cus_min);
+      mean.cus_ratio = mean.k2_median / mean.cus_median;
+    } else {
+      mean.cus = CUS_NONE;
+      mean.cus_bytes = mean.cus_csr_bytes = 0;
+    }
     mean.in_summary = true;
     snprintf(mean.note, sizeof mean.note, "geometric means of the %d rows above", RANDOM_BFS_SOURCES);
     record(&mean);
@@ -792,19 +1104,19 @@ static void bench_one_graph(bench_graph *g) {
     alg_input in = {random16, MSBFS_SOURCES};
     char case_name[40];
     snprintf(case_name, sizeof case_name, "%d sources", MSBFS_SOURCES);
-    measure_algorithm(g, "msbfs", case_name, run_msbfs, check_msbfs, &in, true);
+    measure_algorithm(g, "msbfs", case_name, run_msbfs, check_msbfs, &in, true, &cusparse_msbfs);
   }
   if (listed(opt.algs, "pr")) {
     alg_input in = {NULL, 0};
-    measure_algorithm(g, "pagerank", "d0.85 tol1e-4", run_pagerank, check_pagerank, &in, true);
+    measure_algorithm(g, "pagerank", "d0.85 tol1e-4", run_pagerank, check_pagerank, &in, true, &cusparse_pagerank);
   }
   if (listed(opt.algs, "sssp")) {
     alg_input in = {&zero, 1};
-    measure_algorithm(g, "sssp_hops", "src0", run_sssp, check_exact_vector, &in, true);
+    measure_algorithm(g, "sssp_hops", "src0", run_sssp, check_exact_vector, &in, true, NULL);
   }
   if (listed(opt.algs, "wcc")) {
     alg_input in = {NULL, 0};
-    measure_algorithm(g, "wcc", "-", run_wcc, check_wcc, &in, true);
+    measure_algorithm(g, "wcc", "-", run_wcc, check_wcc, &in, true, NULL);
   }
   if (listed(opt.algs, "products")) {
     const GrB_Index sizes[4] = {1, 10, 1000, g->n / 10 > 0 ? g->n / 10 : 1};
@@ -821,15 +1133,18 @@ static void bench_one_graph(bench_graph *g) {
 //==============================================================================================
 
 static void print_summary(void) {
-  printf("\n== summary: ratio k2/SuiteSparse of the medians (below 1: the tree is faster)\n");
-  printf("%-10s %-24s %6s %9s  %s\n", "algorithm", "case", "graphs", "geomean", "worst graph (ratio)");
+  printf("\n== summary: ratio k2/SuiteSparse of the medians (below 1: the tree is faster)%s\n",
+         opt.cusparse ? "; k2/cuSPARSE over the graphs where the baseline ran" : "");
+  printf("%-10s %-24s %6s %9s  %-36s", "algorithm", "case", "graphs", "geomean", "worst graph (ratio)");
+  if (opt.cusparse) printf(" %6s %9s  %s", "graphs", "k2/cuSP", "worst graph (ratio)");
+  printf("\n");
   bool *done = calloc(result_count + 1, sizeof(bool));
   if (done == NULL) fail(__LINE__, "calloc", GrB_OUT_OF_MEMORY, NULL);
   for (size_t i = 0; i < result_count; i++) {
     if (done[i] || !results[i].in_summary) continue;
-    double log_sum = 0;
-    int graphs = 0;
-    size_t worst = i;
+    double log_sum = 0, log_cus = 0;
+    int graphs = 0, cus_graphs = 0;
+    size_t worst = i, cus_worst = i;
     for (size_t j = i; j < result_count; j++) {
       if (!results[j].in_summary || strcmp(results[j].algorithm, results[i].algorithm) != 0 ||
           strcmp(results[j].case_name, results[i].case_name) != 0)
@@ -838,19 +1153,43 @@ static void print_summary(void) {
       log_sum += log(results[j].ratio);
       graphs++;
       if (results[j].ratio > results[worst].ratio) worst = j;
+      if (results[j].cus != CUS_NONE) {
+        log_cus += log(results[j].cus_ratio);
+        if (cus_graphs++ == 0 || results[j].cus_ratio > results[cus_worst].cus_ratio) cus_worst = j;
+      }
     }
-    printf("%-10s %-24s %6d %9.3f  %s (%.3f)\n", results[i].algorithm, results[i].case_name, graphs,
-           exp(log_sum / graphs), results[worst].graph, results[worst].ratio);
+    char worst_text[96];
+    snprintf(worst_text, sizeof worst_text, "%s (%.3f)", results[worst].graph, results[worst].ratio);
+    printf("%-10s %-24s %6d %9.3f  %-36s", results[i].algorithm, results[i].case_name, graphs,
+           exp(log_sum / graphs), worst_text);
+    if (opt.cusparse && cus_graphs > 0) {
+      printf(" %6d %9.3f  %s (%.3f)", cus_graphs, exp(log_cus / cus_graphs), results[cus_worst].graph,
+             results[cus_worst].cus_ratio);
+    } else if (opt.cusparse) {
+      printf(" %6d %9s", 0, "n/a");
+    }
+    printf("\n");
   }
   free(done);
-  int mismatches = 0;
+  int mismatches = 0, cus_checks = 0;
   for (size_t i = 0; i < result_count; i++) {
-    if (!results[i].ok && strcmp(results[i].case_name, "rand8-geomean") != 0) {
+    if (strcmp(results[i].case_name, "rand8-geomean") == 0) continue;
+    if (!results[i].ok) {
       if (mismatches++ == 0) printf("\nMISMATCHES:\n");
       printf("  %s %s %s: %s\n", results[i].graph, results[i].algorithm, results[i].case_name, results[i].note);
     }
+    if (results[i].cus != CUS_NONE) cus_checks++;
+    if (results[i].cus == CUS_MISMATCH) {
+      if (mismatches++ == 0) printf("\nMISMATCHES:\n");
+      printf("  %s %s %s (cuSPARSE baseline): %s\n", results[i].graph, results[i].algorithm, results[i].case_name,
+             results[i].cus_note);
+    }
   }
-  if (mismatches == 0) printf("\nall %zu checks ok\n", result_count);
+  if (mismatches == 0) {
+    printf("\nall %zu checks ok", result_count);
+    if (opt.cusparse) printf(" (and %d of the cuSPARSE baseline)", cus_checks);
+    printf("\n");
+  }
 }
 
 //==============================================================================================
@@ -862,7 +1201,7 @@ static _Noreturn void usage(const char *program) {
           "usage: %s [--graphs a,b] [--no-real] [--data DIR] [--web N[,N]] [--rmat S[,S]] [--reps N]\n"
           "          [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]\n"
           "          [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]\n"
-          "          [--prune auto|never|always]\n",
+          "          [--prune auto|never|always] [--cusparse|--no-cusparse]\n",
           program);
   exit(2);
 }
@@ -898,9 +1237,16 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--threads") && has_value) opt.threads = atoi(argv[++i]);
     else if (!strcmp(a, "--max-seconds") && has_value) opt.max_seconds = atof(argv[++i]);
     else if (!strcmp(a, "--prune") && has_value) opt.prune = argv[++i];
+    else if (!strcmp(a, "--cusparse")) opt.cusparse = true;
+    else if (!strcmp(a, "--no-cusparse")) opt.cusparse = false;
     else usage(argv[0]);
   }
   if (opt.reps < 1) usage(argv[0]);
+  if (opt.cusparse && !CUSPARSE_BUILT) {
+    fprintf(stderr, "bench_algorithms: built without CUDA: no cuSPARSE baseline\n");
+    opt.cusparse = false;
+  }
+  if (opt.cusparse) cusparse_device = bc_device_present(cusparse_absent, sizeof cusparse_absent);
 
   TRY(K2_init());
   if (opt.engine != NULL) {
@@ -928,13 +1274,20 @@ int main(int argc, char **argv) {
   printf("bench_algorithms: engine %s, threads: k2grb (OpenMP) %d, SuiteSparse %d; reps %d%s\n",
          K2_engine_name(engine), omp_get_max_threads(), ss_threads, opt.reps,
          opt.max_seconds > 0 ? "; per-graph budget set" : "");
+  if (opt.cusparse) {
+    printf("bench_algorithms: cuSPARSE baseline (BFS, msBFS, PageRank): %s\n",
+           cusparse_device ? "on" : cusparse_absent);
+  }
   if (opt.csv_path != NULL) {
     csv = fopen(opt.csv_path, "w");
     if (csv == NULL) {
       perror(opt.csv_path);
       return 1;
     }
-    fprintf(csv, "graph,n,nvals,algorithm,case,k2_median_ms,k2_min_ms,ss_median_ms,ss_min_ms,ratio,check,reps,note\n");
+    fprintf(csv,
+            "graph,n,nvals,algorithm,case,k2_median_ms,k2_min_ms,ss_median_ms,ss_min_ms,ratio,check,reps,note,"
+            "cusparse_median_ms,cusparse_min_ms,k2_cusparse_ratio,cusparse_check,cusparse_csr_bytes,"
+            "cusparse_device_bytes,cusparse_upload_ms,k2_device_peak_bytes,cusparse_note\n");
   }
 
   const char *dir = opt.data_dir != NULL ? opt.data_dir : k2_real_graph_dir(K2_DATA_DIR);
@@ -997,7 +1350,9 @@ int main(int argc, char **argv) {
 
   print_summary();
   bool any_mismatch = false;
-  for (size_t i = 0; i < result_count; i++) any_mismatch = any_mismatch || !results[i].ok;
+  for (size_t i = 0; i < result_count; i++) {
+    any_mismatch = any_mismatch || !results[i].ok || results[i].cus == CUS_MISMATCH;
+  }
   free(results);
   if (csv != NULL) fclose(csv);
   TRY(K2_finalize());
