@@ -338,9 +338,20 @@ bool product_prepare(bc_graph *g, product *p, float *x, float *y, uint32_t width
       s = CUSPARSE_STATUS_ALLOC_FAILED;
     }
     if (s == CUSPARSE_STATUS_SUCCESS) {
-      s = p->batched
+      // preprocessing is optional (it speeds up the CSR algorithms that use it): where it is
+      // declined, the algorithm runs on a fresh descriptor without it
+      const cusparseStatus_t pre =
+          p->batched
               ? cusparseSpMM_preprocess(g->handle, op, op, &one, A, p->X, &zero, p->Y, CUDA_R_32F, cand.mm, buffer)
               : cusparseSpMV_preprocess(g->handle, op, &one, A, p->x, &zero, p->y, CUDA_R_32F, cand.mv, buffer);
+      if (pre != CUSPARSE_STATUS_SUCCESS) {
+        cusparseDestroySpMat(A);
+        A = nullptr;
+        if (!create_matrix(g, &A)) {
+          cudaFree(buffer);
+          return false;
+        }
+      }
     }
     float ms = -1;
     if (s == CUSPARSE_STATUS_SUCCESS) {
@@ -369,8 +380,10 @@ bool product_prepare(bc_graph *g, product *p, float *x, float *y, uint32_t width
       if (buffer) cudaFree(buffer);
     }
   }
-  // a failed kernel of a declined algorithm would be sticky and show here
+  // a failed kernel of a declined algorithm would be sticky and show here; what a declined
+  // algorithm left in the last error (an allocation it could not make) is cleared
   CUDA_TRY(cudaStreamSynchronize(g->stream));
+  (void)cudaGetLastError();
   if (best_ms < 0) {
     fprintf(stderr, "bench_cusparse: cuSPARSE accepted none of its %s algorithms for this matrix\n",
             p->batched ? "SpMM" : "SpMV");
