@@ -13,7 +13,7 @@
 // factor 12); --graph reads any graph file (e.g. ../shared/data/cnr-2000/cnr-2000). Best of
 // --reps runs (robust on a shared machine). --engine picks the engine (as K2GRB_ENGINE does).
 //
-//   bench_bridge [--graph FILE | --scale S --ef E] [--reps N] [--engine auto|openmp|reference|cuda]
+//   bench_bridge [--graph FILE | --scale S --ef E] [--reps N] [--engine auto|cpu|reference|cuda]
 #include <k2grb.h>
 #include <math.h>
 #include <stdio.h>
@@ -308,13 +308,13 @@ int main(int argc, char **argv) {
   if (reps > 63) reps = 63;
   CHECK(K2_init());
   if (engine != NULL) {
-    const K2_Engine e = !strcmp(engine, "openmp")      ? K2_ENGINE_OPENMP
+    const K2_Engine e = !strcmp(engine, "openmp") || !strcmp(engine, "cpu") ? K2_ENGINE_OPENMP
                         : !strcmp(engine, "reference") ? K2_ENGINE_REFERENCE
                         : !strcmp(engine, "cuda")      ? K2_ENGINE_CUDA
                         : !strcmp(engine, "auto")      ? K2_ENGINE_AUTO
                                                        : (K2_Engine)-2;
     if ((int)e == -2) {
-      fprintf(stderr, "bench_bridge: unknown engine %s (auto, openmp, reference or cuda)\n", engine);
+      fprintf(stderr, "bench_bridge: unknown engine %s (auto, cpu or openmp, reference, cuda)\n", engine);
       return 2;
     }
     CHECK(K2_set_engine(e));
