@@ -5,6 +5,7 @@
 
 #include <k2grb.h>
 
+#include "api/k2_profile.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
@@ -59,8 +60,8 @@ static GrB_Info k2_dense_type(GrB_Type type, k2_type *t) {
   return GrB_SUCCESS;
 }
 
-static GrB_Info k2_dense(void *y, K2_Matrix A, const void *x, uint64_t B, bool left,
-                         K2_DenseSemiring sr, GrB_Type type, const char *where) {
+static GrB_Info k2_dense(k2_profile_call *pc, void *y, K2_Matrix A, const void *x, uint64_t B,
+                         bool left, K2_DenseSemiring sr, GrB_Type type, const char *where) {
   GrB_Info info = k2_matrix_check(A, where);
   if (info != GrB_SUCCESS) return info;
   if (y == NULL || x == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: %s is NULL", where, y ? "x" : "y");
@@ -92,18 +93,32 @@ static GrB_Info k2_dense(void *y, K2_Matrix A, const void *x, uint64_t B, bool l
   P.batch = (uint32_t)B;
   P.x = x;
   P.y = y;
-  return k2_dispatch_product(A, &P, NULL);
+  k2_profile_lap(pc, K2_PROFILE_VALIDATE);
+  P.timing = k2_profile_product(pc);
+  info = k2_dispatch_product(A, &P, NULL);
+  k2_profile_dispatched(pc);
+  return info;
+}
+
+// The dense products' entry: the product, timed when profiling is on (K2_Profile).
+static GrB_Info k2_dense_call(void *y, K2_Matrix A, const void *x, uint64_t B, bool left,
+                              K2_DenseSemiring sr, GrB_Type type, const char *where) {
+  k2_profile_call pc;
+  k2_profile_begin(&pc);
+  const GrB_Info info = k2_dense(&pc, y, A, x, B, left, sr, type, where);
+  k2_profile_end(&pc);
+  return info;
 }
 
 GrB_Info K2_dense_mxv(void *y, K2_Matrix A, const void *x, K2_DenseSemiring semiring, GrB_Type type) {
-  return k2_dense(y, A, x, 1, false, semiring, type, "K2_dense_mxv");
+  return k2_dense_call(y, A, x, 1, false, semiring, type, "K2_dense_mxv");
 }
 
 GrB_Info K2_dense_vxm(void *y, const void *x, K2_Matrix A, K2_DenseSemiring semiring, GrB_Type type) {
-  return k2_dense(y, A, x, 1, true, semiring, type, "K2_dense_vxm");
+  return k2_dense_call(y, A, x, 1, true, semiring, type, "K2_dense_vxm");
 }
 
 GrB_Info K2_dense_mxm(void *Y, K2_Matrix A, const void *X, GrB_Index B, bool transpose,
                       K2_DenseSemiring semiring, GrB_Type type) {
-  return k2_dense(Y, A, X, B, transpose, semiring, type, "K2_dense_mxm");
+  return k2_dense_call(Y, A, X, B, transpose, semiring, type, "K2_dense_mxm");
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/k2_api.h"
+#include "api/k2_profile.h"
 #include "cuda/k2_cuda_gateway.h"
 #include "dispatch/k2_dispatch.h"
 #include "util/k2_error.h"
@@ -46,6 +47,7 @@ GrB_Info K2_init(void) {
   GrB_Info info = GrB_init(GrB_NONBLOCKING);
   k2_owns_graphblas = info == GrB_SUCCESS;
   k2_settings_from_env();
+  k2_profile_from_env();  // K2GRB_PROFILE
   (void)k2_api_burble();  // reads K2GRB_BURBLE, which also turns on the error burble
   return GrB_SUCCESS;
 }
@@ -53,6 +55,7 @@ GrB_Info K2_init(void) {
 GrB_Info K2_finalize(void) {
   if (k2_init_count == 0) return GrB_SUCCESS;
   if (--k2_init_count > 0) return GrB_SUCCESS;
+  k2_profile_finish();  // the table K2GRB_PROFILE asked for
   k2_cuda_trim();  // the CUDA engine's shared workspace
   k2_workspace_release();
   if (k2_owns_graphblas) GrB_finalize();

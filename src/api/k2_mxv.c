@@ -14,20 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "api/k2_api.h"
+#include "api/k2_profile.h"
 #include "dispatch/k2_dispatch.h"
 #include "engine/k2_values.h"
 #include "matrix/k2_matrix.h"
 #include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
-
-static double k2_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 #define K2_NVALS_UNKNOWN UINT64_MAX
 
@@ -74,9 +68,9 @@ static GrB_Info k2_api_pack(GrB_Vector V, k2_result *R, size_t ts) {
 // w<mask> = accum (w, T) (R's arrays are taken on success and freed on failure).
 // mask_applied: T holds no entry that the mask excludes, so that with replace and no
 // accumulator w is T itself.
-static GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp accum,
-                                     GrB_Type wtype, k2_type t, k2_result *R, bool replace,
-                                     bool comp, bool structure, bool mask_applied,
+static GrB_Info k2_api_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vector mask,
+                                     GrB_BinaryOp accum, GrB_Type wtype, k2_type t, k2_result *R,
+                                     bool replace, bool comp, bool structure, bool mask_applied,
                                      const char *fn) {
   size_t ts = k2_type_size(t);
   GrB_Info info;
@@ -84,6 +78,7 @@ static GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp
   if (accum == NULL && wtype == k2_type_grb(t) && (no_mask || (replace && mask_applied))) {
     info = k2_api_pack(w, R, ts);
     k2_result_free(R);
+    k2_profile_lap(pc, K2_PROFILE_PACK);
     if (info != GrB_SUCCESS) {
       K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the result into w", fn);
     }
@@ -104,9 +99,11 @@ static GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp
   info = GrB_Vector_new(&T, k2_type_grb(t), R->n);
   if (info == GrB_SUCCESS) info = k2_api_pack(T, R, ts);
   k2_result_free(R);
+  k2_profile_lap(pc, K2_PROFILE_PACK);
   if (info == GrB_SUCCESS) {
     info = GrB_Vector_apply(w, mask, accum, k2_type_identity_op(t), T,
                             k2_api_desc(replace, comp, structure));
+    k2_profile_lap(pc, K2_PROFILE_APPLY);
     if (info != GrB_SUCCESS) {
       const char *msg = "";
       GrB_Vector_error(&msg, w);
@@ -115,6 +112,7 @@ static GrB_Info k2_api_finish_vector(GrB_Vector w, GrB_Vector mask, GrB_BinaryOp
     }
   }
   GrB_Vector_free(&T);
+  k2_profile_lap(pc, K2_PROFILE_APPLY);
   if (info != GrB_SUCCESS) {
     K2_FAIL(info, "%s: building the result vector failed", fn);
   }
@@ -129,7 +127,7 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
                                    GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
                                    GrB_Vector u, GrB_Index wn, bool tran, bool replace, bool comp,
                                    bool structure, bool vxm, const char *why) {
-  double t0 = k2_api_burble() ? k2_now() : 0;
+  double t0 = k2_api_burble() ? k2_clock_now() : 0;
   GrB_Matrix G = NULL;
   GrB_Vector T = NULL;
   GrB_BinaryOp mult = NULL;
@@ -157,7 +155,7 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   k2_api_set_path(K2_PATH_FALLBACK);
   if (k2_api_burble()) {
     k2_api_say(fn, K2_PATH_FALLBACK, "%s (%s%.3f ms)", why,
-                  info == GrB_SUCCESS ? "" : "failed, ", 1e3 * (k2_now() - t0));
+                  info == GrB_SUCCESS ? "" : "failed, ", 1e3 * (k2_clock_now() - t0));
   }
   if (info != GrB_SUCCESS) {
     // the message lives in T or w: record it before T goes
@@ -194,14 +192,15 @@ static void k2_fill_by_degree(void *y, k2_type t, const int64_t *deg, uint64_t n
 
 // The product with dense arrays (u's own where they serve, see k2_api_vector_dense) into a
 // bitmap or full result R. *how: "the cached degrees" when they gave the answer.
-static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, const char **how,
-                                 K2_Matrix A, GrB_Vector u, k2_type t, bool reads_vec,
-                                 GrB_Index wn, const char *fn) {
+static GrB_Info k2_product_dense(k2_profile_call *pc, k2_product *P, k2_result *R,
+                                 K2_Engine *ran, const char **how, K2_Matrix A, GrB_Vector u,
+                                 k2_type t, bool reads_vec, GrB_Index wn, const char *fn) {
   const size_t ts = k2_type_size(t);
   void *x = NULL, *y = NULL;
   uint8_t *xp = NULL, *yp = NULL;
   bool borrowed = false;  // x, xp are u's own arrays (read in place, never freed here)
   GrB_Info info = k2_api_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
+  k2_profile_lap(pc, K2_PROFILE_INPUT);
   if (info != GrB_SUCCESS) return info;
   // Every u(j) present: T's structure is A's row (column) occupancy, known in advance, so the
   // engine tracks no presence and T is full when every row is occupied. With a constant
@@ -226,6 +225,7 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
       info = GrB_OUT_OF_MEMORY;
     }
   }
+  k2_profile_lap(pc, K2_PROFILE_PLAN);
   if (info == GrB_SUCCESS) {
     P->x = x;
     P->x_present = xp;
@@ -237,14 +237,18 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
         for (GrB_Index i = 0; i < wn; i++) yp[i] = deg[i] != 0;
       }
       *how = "the cached degrees";
+      k2_profile_lap(pc, K2_PROFILE_KERNEL);
     } else {
+      P->timing = k2_profile_product(pc);
       info = k2_dispatch_product(A, P, ran);
+      k2_profile_dispatched(pc);
     }
   }
   // u is no longer needed: w may be u itself (aliasing), and packing into w releases its arrays
   if (!borrowed) {
     free(x);
     free(xp);
+    k2_profile_lap(pc, K2_PROFILE_INPUT);
   }
   if (info != GrB_SUCCESS) {
     free(y);
@@ -252,6 +256,7 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
     return info;
   }
   if (occ != NULL && yp != NULL) memcpy(yp, occ, wn);
+  k2_profile_lap(pc, K2_PROFILE_PACK);
   R->values = y;
   R->present = yp;
   R->nvals = xp == NULL ? occ_count : K2_NVALS_UNKNOWN;
@@ -261,12 +266,14 @@ static GrB_Info k2_product_dense(k2_product *P, k2_result *R, K2_Engine *ran, co
 // The product on the thread's workspace: u's entries scattered (sparse_in) or u dense, and the
 // engine's listed outputs compacted into a sparse result R, so that nothing costs O(n) but
 // the traversal. An engine that writes all of y gives a bitmap result instead.
-static GrB_Info k2_product_sparse(k2_product *P, k2_result *R, K2_Engine *ran, K2_Matrix A,
-                                  GrB_Vector u, k2_type t, bool reads_vec, bool sparse_in,
-                                  GrB_Index un, GrB_Index wn) {
+static GrB_Info k2_product_sparse(k2_profile_call *pc, k2_product *P, k2_result *R,
+                                  K2_Engine *ran, K2_Matrix A, GrB_Vector u, k2_type t,
+                                  bool reads_vec, bool sparse_in, GrB_Index un, GrB_Index wn) {
   GrB_Info info = GrB_SUCCESS;
   k2_workspace *W = NULL;
-  if ((info = k2_workspace_get(&W, un, wn)) != GrB_SUCCESS) return info;
+  info = k2_workspace_get(&W, un, wn);
+  k2_profile_lap(pc, K2_PROFILE_PLAN);
+  if (info != GrB_SUCCESS) return info;
   void *x = NULL;
   uint8_t *xp = NULL;
   bool borrowed = false;
@@ -282,13 +289,16 @@ static GrB_Info k2_product_sparse(k2_product *P, k2_result *R, K2_Engine *ran, K
     P->x = x;
     P->x_present = xp;
   }
+  k2_profile_lap(pc, K2_PROFILE_INPUT);
   uint64_t ny = K2_Y_DENSE;
   if (info == GrB_SUCCESS) {
     P->y = W->y;
     P->y_present = W->y_present;
     P->y_list = W->y_list;
     P->y_count = &ny;
+    P->timing = k2_profile_product(pc);
     info = k2_dispatch_product(A, P, ran);
+    k2_profile_dispatched(pc);
   }
   if (sparse_in) {
     k2_api_vector_unscatter(W, nx);
@@ -296,12 +306,15 @@ static GrB_Info k2_product_sparse(k2_product *P, k2_result *R, K2_Engine *ran, K
     free(x);
     free(xp);
   }
+  k2_profile_lap(pc, K2_PROFILE_INPUT);
   if (info != GrB_SUCCESS) {
     k2_workspace_drop_y(W);  // y_present may be half written
     return info;
   }
   if (ny != K2_Y_DENSE) {
-    return k2_api_result_compact(W, ny, P->y_skip, t, &R->indices, &R->values, &R->nvals);
+    info = k2_api_result_compact(W, ny, P->y_skip, t, &R->indices, &R->values, &R->nvals);
+    k2_profile_lap(pc, K2_PROFILE_PACK);
+    return info;
   }
   // the engine wrote all of y: its arrays become the result, the workspace gets fresh ones
   R->values = W->y;
@@ -310,12 +323,13 @@ static GrB_Info k2_product_sparse(k2_product *P, k2_result *R, K2_Engine *ran, K
   W->y = NULL;
   W->y_present = NULL;
   k2_workspace_drop_y(W);
+  k2_profile_lap(pc, K2_PROFILE_PACK);
   return GrB_SUCCESS;
 }
 
-static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
-                                  GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
-                                  GrB_Vector u, GrB_Descriptor desc, bool vxm) {
+static GrB_Info k2_product_vector(k2_profile_call *pc, const char *fn, GrB_Vector w,
+                                  GrB_Vector mask, GrB_BinaryOp accum, GrB_Semiring s,
+                                  K2_Matrix A, GrB_Vector u, GrB_Descriptor desc, bool vxm) {
   k2_api_set_path(K2_PATH_NONE);
   // handles, in GraphBLAS's order: w, mask, accum, semiring, A, u, desc
   if (w == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: w is NULL", fn);
@@ -350,12 +364,15 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   char whybuf[300];
   const char *why = k2_api_call_fallback(&call, NULL, whybuf, sizeof whybuf);
   if (why != NULL) {
-    return k2_fallback_vector(fn, w, mask, accum, s, A, u, wn, call.tranA, replace, comp,
+    k2_profile_lap(pc, K2_PROFILE_VALIDATE);
+    info = k2_fallback_vector(fn, w, mask, accum, s, A, u, wn, call.tranA, replace, comp,
                               structure, vxm, why);
+    k2_profile_lap(pc, K2_PROFILE_FALLBACK);
+    return info;
   }
   const GrB_Type wt = call.ctype;
 
-  double t0 = k2_api_burble() ? k2_now() : 0;
+  double t0 = k2_api_burble() ? k2_clock_now() : 0;
   k2_product P;
   memset(&P, 0, sizeof P);
   k2_semiring_setup(&P, &c, A->weight);
@@ -363,6 +380,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   P.batch = 1;
   GrB_Index unv = 0;
   if ((info = GrB_Vector_nvals(&unv, u)) != GrB_SUCCESS) K2_FAIL(info, "%s: u is not a valid GrB_Vector", fn);
+  k2_profile_lap(pc, K2_PROFILE_VALIDATE);
 
   // The mask as skip bytes: the mask's own where it has them, else built (O(n))
   const uint8_t *skip = NULL;
@@ -382,6 +400,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
     P.y_skip = skip;
     P.y_allowed_known = true;
     P.y_allowed = allowed;
+    k2_profile_lap(pc, K2_PROFILE_MASK);
   }
   // a few inputs or a few allowed outputs: the engines may prune and list their outputs, and
   // the cost outside the traversal follows the entries (the reused workspace, a sparse result)
@@ -392,16 +411,19 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
   P.report = &report;
   K2_Engine ran = K2_ENGINE_AUTO;
   k2_result R = {.n = wn, .nvals = K2_NVALS_UNKNOWN};
-  info = sparse ? k2_product_sparse(&P, &R, &ran, A, u, c.type, c.reads_vec, sparse_in, un, wn)
-                : k2_product_dense(&P, &R, &ran, &how, A, u, c.type, c.reads_vec, wn, fn);
-  free(skip_own);
+  info = sparse ? k2_product_sparse(pc, &P, &R, &ran, A, u, c.type, c.reads_vec, sparse_in, un, wn)
+                : k2_product_dense(pc, &P, &R, &ran, &how, A, u, c.type, c.reads_vec, wn, fn);
+  if (skip_own != NULL) {
+    free(skip_own);
+    k2_profile_lap(pc, K2_PROFILE_MASK);
+  }
   if (info != GrB_SUCCESS) return info;
   if (how == NULL) how = K2_engine_name(ran);
   K2_Path path = ran == K2_ENGINE_CUDA ? K2_PATH_NATIVE_GPU : K2_PATH_NATIVE_CPU;
   // exact for a sparse result (compacted without the masked-out entries)
   const bool mask_applied = R.indices != NULL;
   const GrB_Index tn = R.indices != NULL ? R.nvals : K2_NVALS_UNKNOWN;
-  info = k2_api_finish_vector(w, mask, accum, wt, c.type, &R, replace, comp, structure,
+  info = k2_api_finish_vector(pc, w, mask, accum, wt, c.type, &R, replace, comp, structure,
                               mask_applied, fn);
   if (info != GrB_SUCCESS) return info;
   k2_api_set_path(path);
@@ -426,7 +448,7 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
                c.name, left ? "left" : "right", (unsigned long long)unv, (unsigned long long)un,
                mask == NULL ? "no" : structure ? "structural" : "valued",
                comp ? " complemented" : "", (unsigned long long)allowed, accum ? ", accum" : "",
-               sparse ? "sparse" : "dense", how, traversal, result, 1e3 * (k2_now() - t0));
+               sparse ? "sparse" : "dense", how, traversal, result, 1e3 * (k2_clock_now() - t0));
   }
   return GrB_SUCCESS;
 }
@@ -434,15 +456,23 @@ static GrB_Info k2_product_vector(const char *fn, GrB_Vector w, GrB_Vector mask,
 GrB_Info K2_mxv(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const K2_Matrix A, const GrB_Vector u,
                 const GrB_Descriptor desc) {
+  k2_profile_call pc;
+  k2_profile_begin(&pc);
   k2_error_clear();
-  return k2_api_done("K2_mxv", k2_product_vector("K2_mxv", w, mask, accum, semiring, A, u,
-                                                    desc, false));
+  GrB_Info info = k2_api_done("K2_mxv", k2_product_vector(&pc, "K2_mxv", w, mask, accum,
+                                                          semiring, A, u, desc, false));
+  k2_profile_end(&pc);
+  return info;
 }
 
 GrB_Info K2_vxm(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const GrB_Vector u, const K2_Matrix A,
                 const GrB_Descriptor desc) {
+  k2_profile_call pc;
+  k2_profile_begin(&pc);
   k2_error_clear();
-  return k2_api_done("K2_vxm", k2_product_vector("K2_vxm", w, mask, accum, semiring, A, u,
-                                                    desc, true));
+  GrB_Info info = k2_api_done("K2_vxm", k2_product_vector(&pc, "K2_vxm", w, mask, accum,
+                                                          semiring, A, u, desc, true));
+  k2_profile_end(&pc);
+  return info;
 }

@@ -24,6 +24,7 @@
 #include "engine/k2_values.h"
 #include "cuda/k2_cuda_plan.cuh"
 #include "matrix/k2_rows.h"
+#include "util/k2_clock.h"
 
 extern "C" {
 // Defined by the core (src/matrix); frees the device copy of a matrix that is freed or changes.
@@ -383,6 +384,53 @@ int ensure_staging(uint64_t need) {
   return 0;
 }
 
+// ---- per-step timing of a product on host vectors (P->timing: K2_Profile) ---------------------
+// Off (P->timing NULL) every call here returns at once and nothing waits. On, the stream is
+// waited for at the end of each step, so that a step's time is its own work, and the kernels are
+// bracketed by two events for the device's own time. Under g_mu, like every product.
+cudaEvent_t g_events[2] = {nullptr, nullptr};
+
+struct StepClock {
+  k2_product_timing *t;
+  double mark = 0;
+  explicit StepClock(const k2_product *P) : t(P->timing) {
+    if (t != nullptr) mark = k2_clock_now();
+  }
+  // The time since the last lap into `step`, once the stream's work (wait) is done. The first
+  // lap tells dispatch that the engine times its own steps.
+  int lap(double k2_product_timing::*step, bool wait) {
+    if (t == nullptr) return 0;
+    if (wait) K2CU_TRY("waiting for a step of the product", cudaStreamSynchronize(g_stream));
+    const double now = k2_clock_now();
+    t->*step += now - mark;
+    t->device = true;
+    mark = now;
+    return 0;
+  }
+  // Before the kernels: the time until now into `before` (the copies up, waited for), then the
+  // first event.
+  int kernels_begin(double k2_product_timing::*before) {
+    if (t == nullptr) return 0;
+    int rc = lap(before, true);
+    if (rc != 0) return rc;
+    for (cudaEvent_t &e : g_events) {
+      if (e == nullptr) K2CU_TRY("creating the profile's events", cudaEventCreate(&e));
+    }
+    K2CU_TRY("recording the kernels' start", cudaEventRecord(g_events[0], g_stream));
+    return 0;
+  }
+  // After the kernels: their time from the first launch to completion, and the device's own.
+  int kernels_end() {
+    if (t == nullptr) return 0;
+    K2CU_TRY("recording the kernels' end", cudaEventRecord(g_events[1], g_stream));
+    K2CU_TRY("waiting for the kernels", cudaEventSynchronize(g_events[1]));
+    float ms = 0;
+    K2CU_TRY("timing the kernels", cudaEventElapsedTime(&ms, g_events[0], g_events[1]));
+    t->kernel_device += 1e-3 * (double)ms;
+    return lap(&k2_product_timing::kernel, false);
+  }
+};
+
 // What the product kernels read of a product (device pointers in P), set field by field.
 void vec_args_fill(VecArgs *v, const k2_product *P) {
   v->x = P->x;
@@ -731,7 +779,8 @@ void report_traversal(k2_product_report *r, const DevMatrix *m, const SparsePlan
 // The product with its sparse forms: x up as a list, the pruned traversal, y back as a list.
 // D: P's product on the device buffers (x, y, presence, skip) already carved from the workspace.
 int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P,
-                   k2_product *D, const SparsePlan &sp, const SparseLayout &L, char *ws) {
+                   k2_product *D, const SparsePlan &sp, const SparseLayout &L, char *ws,
+                   StepClock &clk) {
   cudaStream_t s = g_stream;
   const uint64_t n_in = P->left ? m->nrows : m->ncols, n_out = P->left ? m->ncols : m->nrows;
   const uint64_t ts = k2_type_size(P->type);
@@ -776,6 +825,8 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
     return 0;
   };
   bool pruned = sp.prune();
+  rc = clk.kernels_begin(&k2_product_timing::h2d);
+  if (rc != 0) return rc;
   if (pruned) {
     rc = enqueue_pruned(m, D, sp, ws, L, s);
   } else {
@@ -783,13 +834,17 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
     rc = run(m, plan, plan_id, D, ws);
   }
   if (rc == 0) rc = list_and_count();
+  if (rc == 0) rc = clk.kernels_end();
   if (rc != 0) return rc;
   uint64_t expanded = 0;
   if (pruned && frontier_overflowed(m, sp, hcnt, &expanded)) {  // the full traversal instead
     pruned = false;
+    rc = clk.kernels_begin(&k2_product_timing::kernel);
+    if (rc != 0) return rc;
     K2CU_TRY("clearing the counters", cudaMemsetAsync(cnt, 0, ncnt * 8, s));
     rc = run(m, plan, plan_id, D, ws);
     if (rc == 0) rc = list_and_count();
+    if (rc == 0) rc = clk.kernels_end();
     if (rc != 0) return rc;
   }
   report_traversal(P->report, m, sp, pruned, expanded);
@@ -811,7 +866,7 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
       P->y_present[j] = 1;
     }
     *P->y_count = k_out;
-    return 0;
+    return clk.lap(&k2_product_timing::d2h, false);
   }
   K2CU_TRY("copying y from the device",
            cudaMemcpyAsync(P->y, D->y, n_out * ts, cudaMemcpyDeviceToHost, s));
@@ -820,10 +875,11 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
              cudaMemcpyAsync(P->y_present, D->y_present, n_out, cudaMemcpyDeviceToHost, s));
   K2CU_TRY("running the product", cudaStreamSynchronize(s));
   if (sp.out_list) *P->y_count = K2_Y_DENSE;
-  return 0;
+  return clk.lap(&k2_product_timing::d2h, false);
 }
 
 int product_host(const k2_view *A, void *device, const k2_product *P) {
+  StepClock clk(P);
   if (!check_product(A, P)) return fail(K2_DECLINED, "CUDA engine: product not supported");
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   if (A->n_internal == 0) {
@@ -893,7 +949,9 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
     D.y_skip = (const uint8_t *)v;
     v += align_up(out);
   }
-  if (sp.any()) return product_sparse(m, plan, m->plan_id[scan ? 1 : 0], P, &D, sp, L, scratch);
+  rc = clk.lap(&k2_product_timing::plan, false);
+  if (rc != 0) return rc;
+  if (sp.any()) return product_sparse(m, plan, m->plan_id[scan ? 1 : 0], P, &D, sp, L, scratch, clk);
   cudaStream_t s = g_stream;
   K2CU_TRY("copying x to the device",
            cudaMemcpyAsync((void *)D.x, P->x, in * ts, cudaMemcpyHostToDevice, s));
@@ -903,7 +961,9 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
   if (P->y_skip)
     K2CU_TRY("copying the mask to the device",
              cudaMemcpyAsync((void *)D.y_skip, P->y_skip, out, cudaMemcpyHostToDevice, s));
-  rc = run(m, plan, m->plan_id[scan ? 1 : 0], &D, scratch);
+  rc = clk.kernels_begin(&k2_product_timing::h2d);
+  if (rc == 0) rc = run(m, plan, m->plan_id[scan ? 1 : 0], &D, scratch);
+  if (rc == 0) rc = clk.kernels_end();
   if (rc != 0) return rc;
   K2CU_TRY("copying y from the device",
            cudaMemcpyAsync(P->y, D.y, out * ts, cudaMemcpyDeviceToHost, s));
@@ -912,7 +972,7 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
              cudaMemcpyAsync(P->y_present, D.y_present, out, cudaMemcpyDeviceToHost, s));
   K2CU_TRY("running the product", cudaStreamSynchronize(s));
   // A temporary copy's graph points at it: Cleanup frees both.
-  return 0;
+  return clk.lap(&k2_product_timing::d2h, false);
 }
 
 int product_device(const k2_view *A, void *device, const k2_product *P) {

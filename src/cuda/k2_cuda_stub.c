@@ -84,6 +84,13 @@ void k2_cuda_free(void *p, uint64_t bytes) {
   (void)bytes;
 }
 
+int k2_cuda_copy_rate(uint64_t bytes, int reps, double *up, double *down) {
+  (void)bytes, (void)reps;
+  if (up) *up = 0;
+  if (down) *down = 0;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
+
 uint64_t k2_cuda_set_frontier_max(uint64_t nodes) {
   (void)nodes;
   return 0;

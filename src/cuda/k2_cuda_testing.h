@@ -23,6 +23,12 @@ void *k2_cuda_stream(void);
 void *k2_cuda_malloc(uint64_t bytes);
 void k2_cuda_free(void *p, uint64_t bytes);
 
+// ---- for benchmarks: the copy rates --------------------------------------------------------
+// Bytes per second of one copy of `bytes` from pinned host memory to the device (*up) and back
+// (*down), the best of reps each, timed by events on a stream of its own (buffers allocated and
+// freed here). 0, K2_DECLINED (no device, or no memory for the buffers) or GrB_PANIC (as int).
+int k2_cuda_copy_rate(uint64_t bytes, int reps, double *up, double *down);
+
 // ---- for tests: the pruned traversal's frontier capacity ------------------------------------
 // At most `nodes` per level (0: the engine's default); a level holding more makes the product
 // run again with the full traversal. Returns the previous value (0 without a CUDA build).

@@ -16,6 +16,7 @@
 
 #include "engine/k2_engine.h"
 #include "matrix/k2_matrix.h"
+#include "util/k2_clock.h"
 #include "util/k2_error.h"
 
 _Static_assert(K2_ENGINE_ID_REFERENCE == K2_ENGINE_REFERENCE && K2_ENGINE_ID_OPENMP == K2_ENGINE_OPENMP &&
@@ -72,7 +73,16 @@ bool k2_dispatch_device_serves(K2_Matrix A) {
   return k2_dispatch_gpu_first(&v, &P);
 }
 
+// A profiled product (P->timing): the seconds since *mark into *step, and *mark = now.
+static void k2_dispatch_lap(double *step, double *mark) {
+  const double now = k2_clock_now();
+  *step += now - *mark;
+  *mark = now;
+}
+
 GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
+  k2_product_timing *T = P->timing;
+  double mark = T != NULL ? k2_clock_now() : 0;
   GrB_Info info = k2_matrix_check(A, "k2 product");
   if (info != GrB_SUCCESS) return info;
   info = k2_matrix_wait(A);
@@ -102,7 +112,18 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
       }
       // an engine that does not list its outputs writes them all (k2_kernels.h)
       if (P->y_list != NULL) *P->y_count = K2_Y_DENSE;
+      if (T != NULL) {
+        k2_dispatch_lap(&T->plan, &mark);
+        T->device = false;
+      }
       if (rc == 0) rc = e->product(&v, state, P);
+      if (T != NULL) {
+        // an engine that timed its own steps leaves the rest of its call to the caller's
+        // "other"; a decline is part of choosing the engine
+        double engine = 0;
+        k2_dispatch_lap(&engine, &mark);
+        if (!T->device) *(rc == K2_DECLINED ? &T->plan : &T->kernel) += engine;
+      }
       if (rc == K2_DECLINED) snprintf(why, sizeof why, "%s", k2_error_get());
     }
     if (rc == 0) {

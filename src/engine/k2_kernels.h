@@ -65,6 +65,8 @@ typedef struct {
                              //   many), or writes all of y and y_present as without a list
                              //   (*y_count = K2_Y_DENSE)
   struct k2_product_report *report;  // NULL, or where the engine says how it traversed
+  struct k2_product_timing *timing;  // NULL (no clock read, no extra wait), or where dispatch
+                                     // and the engine add the seconds of their steps
 } k2_product;
 
 #define K2_Y_DENSE UINT64_MAX
@@ -79,6 +81,20 @@ typedef struct k2_product_report {
   double estimate;           // the nodes the engine expected to visit (0: no estimate made)
   uint64_t nodes;            // the tree's nodes
 } k2_product_report;
+
+// Where a profiled product's time went below the API (K2_Profile, src/api/k2_profile.c), in
+// seconds of k2_clock_now, added to what the fields hold. The steps are disjoint spans of the
+// dispatch call, so the caller may add them up.
+typedef struct k2_product_timing {
+  double plan;           // dispatch: pending edits, the engine's choice and per-matrix state (on
+                         // a first GPU product the tree's upload); CUDA: plans and workspace
+  double h2d, d2h;       // CUDA: the copies to and from the device, waited for
+  double kernel;         // a CPU engine's product; CUDA: the kernels, launch to completion
+  double kernel_device;  // CUDA, part of kernel: the device's own time between two events
+  bool device;           // the engine timed its own steps (the CUDA engine sets it; dispatch
+                         // clears it before each engine it tries and otherwise times the
+                         // engine's whole product as kernel)
+} k2_product_timing;
 
 // Size in bytes of one value of a type.
 static inline uint32_t k2_type_size(k2_type t) {
