@@ -123,6 +123,13 @@ K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *
 K2A_INTERNAL GrB_Info k2_sssp_device(GrB_Vector *out, K2_Matrix A, GrB_Index src, char *msg);
 K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
                                     GrB_Index src, K2_BfsMode mode, char *msg);
+// Multi-source BFS with its frontiers and distances on the GPU (k2_msbfs_device.c), for an edge
+// weight true as a BOOL; as k2_bfs_device.
+K2A_INTERNAL GrB_Info k2_msbfs_device(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources,
+                                      GrB_Index nsources, bool reverse, char *msg);
+// Weakly connected components with the labels on the GPU (k2_wcc_device.c), for A with at least
+// one vertex; as k2_bfs_device.
+K2A_INTERNAL GrB_Info k2_wcc_device(GrB_Vector *component, int *rounds, K2_Matrix A, char *msg);
 // The out-degrees an algorithm reads (*use): G's cached ones, computed now if G has none (G
 // keeps them), or without a graph (G NULL) new ones in *own, which the caller frees.
 K2A_INTERNAL GrB_Info k2a_out_degree_grb(GrB_Vector *use, GrB_Vector *own, GrB_Matrix A, K2_Graph G,

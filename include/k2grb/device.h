@@ -121,6 +121,11 @@ GrB_Info K2_DeviceVector_eWiseMult(K2_DeviceVector w, const GrB_BinaryOp op, con
                                    const K2_DeviceVector v);
 // w = op(u) (GrB_apply): IDENTITY, AINV or ABS of the vectors' type.
 GrB_Info K2_DeviceVector_apply(K2_DeviceVector w, const GrB_UnaryOp op, const K2_DeviceVector u);
+// w = u(I) (GrB_Vector_extract with the indices in a vector, as GxB_Vector_extract_Vector):
+// w(k) = u(I(k)) where I(k) is present and u has that entry, no entry elsewhere. I is INT32 or
+// INT64 of w's size, u of w's type and any size; w may be u or I. GrB_INDEX_OUT_OF_BOUNDS
+// (w unchanged) if a present I(k) is outside 0 .. size(u)-1. Waits (the entry count comes back).
+GrB_Info K2_DeviceVector_extract(K2_DeviceVector w, const K2_DeviceVector u, const K2_DeviceVector I);
 // The sum of v's entries (exact for BOOL and the integers).
 GrB_Info K2_DeviceVector_reduce_INT64(int64_t *sum, const K2_DeviceVector v);
 GrB_Info K2_DeviceVector_reduce_FP64(double *sum, const K2_DeviceVector v);
@@ -134,6 +139,28 @@ GrB_Info K2_mxv_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_
                        const K2_Matrix A, const K2_DeviceVector u, const GrB_Descriptor desc);
 GrB_Info K2_vxm_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_DeviceVector u, const K2_Matrix A, const GrB_Descriptor desc);
+
+// ---- batches: several device vectors side by side ---------------------------------------------
+// A batch of `width` vectors of n entries each, the columns of an n x width matrix, for products
+// with many right-hand sides (a multi-source BFS's frontiers): K2_mxm_device runs one traversal
+// of A for all of them. Stored row by row (entry (i, b) after the `width` entries of row i-1),
+// GraphBLAS's BitmapR layout. Every element-wise call above (clear, nvals, assign, eWiseAdd /
+// Mult, apply, reduce) takes batches entry by entry, all operands of the same size and width;
+// K2_DeviceVector_size gives n. setElement, import, export, extract, K2_mxv_device and
+// K2_vxm_device take plain vectors (width 1) only.
+#define K2_DEVICE_BATCH_MAX 256
+GrB_Info K2_DeviceVector_newBatch(K2_DeviceVector *v, GrB_Type type, GrB_Index n, GrB_Index width);
+GrB_Info K2_DeviceVector_width(GrB_Index *width, const K2_DeviceVector v);
+// v = U, an n x width GrB_Matrix of v's type (one copy to the device); *U = a new n x width
+// GrB_Matrix with v's entries (one copy from the device).
+GrB_Info K2_DeviceVector_importMatrix(K2_DeviceVector v, GrB_Matrix U);
+GrB_Info K2_DeviceVector_exportMatrix(GrB_Matrix *U, const K2_DeviceVector v);
+// C<mask> = A B (GrB_mxm with A a K2_Matrix and B, C and the mask batches of one width), as
+// K2_mxv_device for each vector: GrB_INP0 transposes A (C = A' B, a left product of the same
+// tree); B is not transposed. The traversal is always the full one; the product waits once and
+// knows C's entry count.
+GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_Semiring semiring,
+                       const K2_Matrix A, const K2_DeviceVector B, const GrB_Descriptor desc);
 
 // Whether products of A run on the GPU under the current engine choice: the CUDA engine chosen
 // and a device present, or AUTO with a device and A large enough that a full product costs the

@@ -6,7 +6,9 @@
 // writes its result into the vector's spare allocation and swaps it in on success, so that w may
 // be the input or the mask and is untouched by a failure. The entry count is kept on the host
 // when it is known (after a product, a clear, a full assignment) and counted on the device
-// otherwise, so a loop that only needs its frontier's size never reads a vector back.
+// otherwise, so a loop that only needs its frontier's size never reads a vector back. A batch
+// (width B > 1) is B vectors of `rows` entries side by side, row-major (entry (i, b) at i*B + b,
+// the layout of the engines' batches): to the element-wise kernels it is a vector of rows*B.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,9 @@ struct K2_DeviceVector_opaque {
   GrB_Type grb_type;
   k2_type type;
   uint32_t ts;      // bytes per value
-  GrB_Index n;
+  GrB_Index n;      // entries: rows * width
+  GrB_Index rows;   // the size of each vector
+  GrB_Index width;  // vectors side by side (1: a plain vector)
   uint64_t bytes;   // of each allocation: values (rounded up), then presence
   void *mem;        // the vector
   void *spare;      // a product's result, swapped in on success (allocated at the first product)
@@ -58,24 +62,35 @@ static GrB_Info k2_dvec_check(const struct K2_DeviceVector_opaque *v, const char
     if (k2_dv_info_ != GrB_SUCCESS) return k2_dv_info_;     \
   } while (0)
 
-GrB_Info K2_DeviceVector_new(K2_DeviceVector *v, GrB_Type type, GrB_Index n) {
+// A vector (width 1) or a batch of `width` vectors of `rows` entries.
+static GrB_Info k2_dvec_create(K2_DeviceVector *v, GrB_Type type, GrB_Index rows, GrB_Index width,
+                               const char *fn) {
   k2_error_clear();
-  if (v == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_new: v is NULL");
+  if (v == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: v is NULL", fn);
   *v = NULL;
-  if (type == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_new: type is NULL");
+  if (type == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: type is NULL", fn);
   const int t = k2_type_from_grb(type);
   if (t < 0)
-    K2_FAIL(GrB_DOMAIN_MISMATCH, "K2_DeviceVector_new: the type must be GrB_BOOL, GrB_INT32, GrB_INT64, GrB_FP32 or GrB_FP64");
-  if (n == 0 || n > GrB_INDEX_MAX)
-    K2_FAIL(GrB_INVALID_VALUE, "K2_DeviceVector_new: size %llu is not in 1 .. GrB_INDEX_MAX", (unsigned long long)n);
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: the type must be GrB_BOOL, GrB_INT32, GrB_INT64, GrB_FP32 or GrB_FP64", fn);
+  if (rows == 0 || rows > GrB_INDEX_MAX)
+    K2_FAIL(GrB_INVALID_VALUE, "%s: size %llu is not in 1 .. GrB_INDEX_MAX", fn, (unsigned long long)rows);
+  if (width == 0 || width > K2_DEVICE_BATCH_MAX)
+    K2_FAIL(GrB_INVALID_VALUE, "%s: width %llu is not in 1 .. %d", fn, (unsigned long long)width,
+            K2_DEVICE_BATCH_MAX);
+  if (rows > GrB_INDEX_MAX / width)
+    K2_FAIL(GrB_INVALID_VALUE, "%s: %llu x %llu entries are too many", fn, (unsigned long long)rows,
+            (unsigned long long)width);
+  const GrB_Index n = rows * width;
   if (!k2_cuda_available())
-    K2_FAIL(GrB_NOT_IMPLEMENTED, "K2_DeviceVector_new: no CUDA device (or built without CUDA)");
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: no CUDA device (or built without CUDA)", fn);
   struct K2_DeviceVector_opaque *d = calloc(1, sizeof *d);
-  if (d == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "K2_DeviceVector_new: out of memory");
+  if (d == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
   d->grb_type = type;
   d->type = (k2_type)t;
   d->ts = k2_type_size(d->type);
   d->n = n;
+  d->rows = rows;
+  d->width = width;
   d->bytes = k2_dvec_values_bytes(d) + n;
   d->mem = k2_cuda_vector_alloc(d->bytes);
   int rc = d->mem != NULL ? k2_cuda_vector_fill(k2_dvec_present(d), 0, n) : GrB_OUT_OF_MEMORY;
@@ -83,13 +98,20 @@ GrB_Info K2_DeviceVector_new(K2_DeviceVector *v, GrB_Type type, GrB_Index n) {
     k2_cuda_vector_free(d->mem, d->bytes);
     free(d);
     K2_FAIL(rc == GrB_OUT_OF_MEMORY || rc == K2_DECLINED ? GrB_OUT_OF_MEMORY : (GrB_Info)rc,
-            "K2_DeviceVector_new: no device memory for %llu entries (%s)", (unsigned long long)n,
-            k2_error_get());
+            "%s: no device memory for %llu entries (%s)", fn, (unsigned long long)n, k2_error_get());
   }
   d->nvals_known = true;
   d->magic = K2_DVEC_LIVE;
   *v = d;
   return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_new(K2_DeviceVector *v, GrB_Type type, GrB_Index n) {
+  return k2_dvec_create(v, type, n, 1, "K2_DeviceVector_new");
+}
+
+GrB_Info K2_DeviceVector_newBatch(K2_DeviceVector *v, GrB_Type type, GrB_Index n, GrB_Index width) {
+  return k2_dvec_create(v, type, n, width, "K2_DeviceVector_newBatch");
 }
 
 GrB_Info K2_DeviceVector_free(K2_DeviceVector *v) {
@@ -107,9 +129,29 @@ GrB_Info K2_DeviceVector_free(K2_DeviceVector *v) {
 GrB_Info K2_DeviceVector_size(GrB_Index *n, const K2_DeviceVector v) {
   if (n == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_size: n is NULL");
   K2_DVEC_CHECK(v, "K2_DeviceVector_size", "v");
-  *n = v->n;
+  *n = v->rows;
   return GrB_SUCCESS;
 }
+
+GrB_Info K2_DeviceVector_width(GrB_Index *width, const K2_DeviceVector v) {
+  if (width == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_DeviceVector_width: width is NULL");
+  K2_DVEC_CHECK(v, "K2_DeviceVector_width", "v");
+  *width = v->width;
+  return GrB_SUCCESS;
+}
+
+// The calls on one vector (setElement, import, export, mxv, vxm) refuse a batch.
+static GrB_Info k2_dvec_single(const struct K2_DeviceVector_opaque *v, const char *fn, const char *name) {
+  if (v->width != 1)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: %s is a batch of %llu vectors, not one vector", fn, name,
+            (unsigned long long)v->width);
+  return GrB_SUCCESS;
+}
+#define K2_DVEC_SINGLE(v, fn, name)                              \
+  do {                                                           \
+    GrB_Info k2_dv_info_ = k2_dvec_single((v), (fn), (name));    \
+    if (k2_dv_info_ != GrB_SUCCESS) return k2_dv_info_;          \
+  } while (0)
 
 // v's entry count, counted on the device when not known.
 static GrB_Info k2_dvec_nvals(GrB_Index *nvals, struct K2_DeviceVector_opaque *v, const char *fn) {
@@ -152,6 +194,7 @@ static void k2_dvec_cast_int64(void *out, k2_type t, int64_t x) {
 
 static GrB_Info k2_dvec_set(struct K2_DeviceVector_opaque *v, const void *value, GrB_Index i, const char *fn) {
   K2_DVEC_CHECK(v, fn, "v");
+  K2_DVEC_SINGLE(v, fn, "v");
   if (i >= v->n)
     K2_FAIL(GrB_INVALID_INDEX, "%s: index %llu is out of range: v has %llu entries", fn,
             (unsigned long long)i, (unsigned long long)v->n);
@@ -189,6 +232,7 @@ static GrB_Info k2_dvec_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector 
 GrB_Info K2_DeviceVector_import(K2_DeviceVector v, GrB_Vector u) {
   const char *fn = "K2_DeviceVector_import";
   K2_DVEC_CHECK(v, fn, "v");
+  K2_DVEC_SINGLE(v, fn, "v");
   if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
   GrB_Index n = 0, nv = 0;
   GrB_Type t = NULL;
@@ -232,6 +276,7 @@ GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
   const char *fn = "K2_DeviceVector_export";
   if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
   K2_DVEC_CHECK(v, fn, "v");
+  K2_DVEC_SINGLE(v, fn, "v");
   // values and presence copied down into the arrays the GrB_Vector then takes as its bitmap
   void *X = malloc((size_t)v->n * v->ts);
   uint8_t *B = malloc((size_t)v->n);
@@ -263,13 +308,139 @@ GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
   return GrB_SUCCESS;
 }
 
+// GrB_Matrix_extractTuples_<T> for the five types.
+static GrB_Info k2_dvec_extract_matrix(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Matrix U, k2_type t) {
+  switch (t) {
+    case K2_T_BOOL: return GrB_Matrix_extractTuples_BOOL(I, J, X, n, U);
+    case K2_T_INT32: return GrB_Matrix_extractTuples_INT32(I, J, X, n, U);
+    case K2_T_INT64: return GrB_Matrix_extractTuples_INT64(I, J, X, n, U);
+    case K2_T_FP32: return GrB_Matrix_extractTuples_FP32(I, J, X, n, U);
+    default: return GrB_Matrix_extractTuples_FP64(I, J, X, n, U);
+  }
+}
+
+GrB_Info K2_DeviceVector_importMatrix(K2_DeviceVector v, GrB_Matrix U) {
+  const char *fn = "K2_DeviceVector_importMatrix";
+  K2_DVEC_CHECK(v, fn, "v");
+  if (U == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: U is NULL", fn);
+  GrB_Index nr = 0, nc = 0, nv = 0;
+  GrB_Type t = NULL;
+  GrB_Info info = GrB_Matrix_nrows(&nr, U);
+  if (info == GrB_SUCCESS) info = GrB_Matrix_ncols(&nc, U);
+  if (info == GrB_SUCCESS) info = GxB_Matrix_type(&t, U);
+  if (info == GrB_SUCCESS) info = GrB_Matrix_nvals(&nv, U);
+  if (info != GrB_SUCCESS) K2_FAIL(info, "%s: U is not a valid GrB_Matrix", fn);
+  if (nr != v->rows || nc != v->width)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: U is %llu x %llu, v is %llu x %llu", fn, (unsigned long long)nr,
+            (unsigned long long)nc, (unsigned long long)v->rows, (unsigned long long)v->width);
+  if (t != v->grb_type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: U and v have different types", fn);
+  // the dense row-major image on the host, then one copy of values and presence
+  char *host = calloc(v->bytes, 1);
+  GrB_Index *I = malloc((nv + 1) * sizeof *I), *J = malloc((nv + 1) * sizeof *J);
+  void *X = malloc((nv + 1) * (size_t)v->ts);
+  if (host == NULL || I == NULL || J == NULL || X == NULL) {
+    free(host), free(I), free(J), free(X);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn, (unsigned long long)v->n);
+  }
+  GrB_Index got = nv;
+  info = k2_dvec_extract_matrix(I, J, X, &got, U, v->type);
+  if (info == GrB_SUCCESS) {
+    uint8_t *present = (uint8_t *)host + k2_dvec_values_bytes(v);
+    for (GrB_Index k = 0; k < got; k++) {
+      const GrB_Index at = I[k] * v->width + J[k];
+      memcpy(host + at * v->ts, (char *)X + k * v->ts, v->ts);
+      present[at] = 1;
+    }
+    int rc = k2_cuda_vector_copy(v->mem, host, v->bytes, K2_CUDA_COPY_UP);
+    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  } else {
+    info = k2_error_set_at(__FILE__, __LINE__, info, "%s: reading U failed", fn);
+  }
+  free(host), free(I), free(J), free(X);
+  if (info != GrB_SUCCESS) return info;
+  v->nvals = got;
+  v->nvals_known = true;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_exportMatrix(GrB_Matrix *U, const K2_DeviceVector v) {
+  const char *fn = "K2_DeviceVector_exportMatrix";
+  if (U == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: U is NULL", fn);
+  K2_DVEC_CHECK(v, fn, "v");
+  // values and presence copied down into the arrays the GrB_Matrix then takes as its row-major
+  // bitmap: the device layout is already GraphBLAS's BitmapR
+  void *X = malloc((size_t)v->n * v->ts);
+  uint8_t *B = malloc((size_t)v->n);
+  GrB_Info info = GrB_SUCCESS;
+  if (X == NULL || B == NULL) {
+    info = k2_error_set_at(__FILE__, __LINE__, GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn,
+                           (unsigned long long)v->n);
+  } else {
+    int rc = k2_cuda_vector_copy(X, k2_dvec_values(v), (uint64_t)v->n * v->ts, K2_CUDA_COPY_DOWN);
+    if (rc == 0) rc = k2_cuda_vector_copy(B, k2_dvec_present(v), v->n, K2_CUDA_COPY_DOWN);
+    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  }
+  GrB_Matrix M = NULL;
+  if (info == GrB_SUCCESS) {
+    const GrB_Index nvals = v->nvals_known ? v->nvals : k2_flags_count(B, v->n);
+    info = GrB_Matrix_new(&M, v->grb_type, v->rows, v->width);
+    if (info == GrB_SUCCESS)
+      info = GxB_Matrix_pack_BitmapR(M, (int8_t **)&B, &X, v->n, (GrB_Index)v->n * v->ts, false, nvals, NULL);
+    if (info != GrB_SUCCESS) {
+      GrB_Matrix_free(&M);
+      info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Matrix failed", fn);
+    }
+  }
+  free(X);  // NULL once the matrix took them
+  free(B);
+  if (info != GrB_SUCCESS) return info;
+  *U = M;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_extract(K2_DeviceVector w, const K2_DeviceVector u, const K2_DeviceVector I) {
+  const char *fn = "K2_DeviceVector_extract";
+  K2_DVEC_CHECK(w, fn, "w");
+  K2_DVEC_CHECK(u, fn, "u");
+  K2_DVEC_CHECK(I, fn, "I");
+  K2_DVEC_SINGLE(w, fn, "w");
+  K2_DVEC_SINGLE(u, fn, "u");
+  K2_DVEC_SINGLE(I, fn, "I");
+  if (I->n != w->n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: w has size %llu, I has size %llu", fn, (unsigned long long)w->n,
+            (unsigned long long)I->n);
+  if (u->type != w->type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: w and u have different types", fn);
+  if (I->type != K2_T_INT32 && I->type != K2_T_INT64)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: I must be INT32 or INT64, it is %s", fn, k2_type_name(I->type));
+  // into w's spare, swapped in on success: w may be u or I (a gather in place would race)
+  if (w->spare == NULL) {
+    w->spare = k2_cuda_vector_alloc(w->bytes);
+    if (w->spare == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: no device memory for the result: %s", fn, k2_error_get());
+  }
+  struct K2_DeviceVector_opaque out = *w;
+  out.mem = w->spare;
+  uint64_t bad = 0, wnv = 0;
+  int rc = k2_cuda_vector_extract(k2_dvec_values(&out), k2_dvec_present(&out), k2_dvec_values(u),
+                                  k2_dvec_present(u), u->n, k2_dvec_values(I), k2_dvec_present(I),
+                                  I->type == K2_T_INT64, w->ts, w->n, &bad, &wnv);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  if (bad != 0)
+    K2_FAIL(GrB_INDEX_OUT_OF_BOUNDS, "%s: %llu of the indices in I are outside 0 .. %llu", fn,
+            (unsigned long long)bad, (unsigned long long)(u->n - 1));
+  w->spare = w->mem;
+  w->mem = out.mem;
+  w->nvals = wnv;
+  w->nvals_known = true;
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_DeviceVector_assign(K2_DeviceVector v, const K2_DeviceVector m, const K2_DeviceVector w) {
   const char *fn = "K2_DeviceVector_assign";
   K2_DVEC_CHECK(v, fn, "v");
   if (m != NULL) K2_DVEC_CHECK(m, fn, "m");
   K2_DVEC_CHECK(w, fn, "w");
-  if ((m != NULL && m->n != v->n) || w->n != v->n)
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: v (%llu), m (%llu) and w (%llu) differ in size", fn,
+  if ((m != NULL && (m->n != v->n || m->width != v->width)) || w->n != v->n || w->width != v->width)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: v (%llu), m (%llu) and w (%llu) differ in size or width", fn,
             (unsigned long long)v->n, (unsigned long long)(m ? m->n : v->n), (unsigned long long)w->n);
   if (w->type != v->type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: v and w have different types", fn);
   int rc = k2_cuda_vector_assign(k2_dvec_values(v), k2_dvec_present(v), m ? k2_dvec_present(m) : NULL,
@@ -292,9 +463,9 @@ static GrB_Info k2_dvec_assign_scalar(K2_DeviceVector v, const K2_DeviceVector m
 static GrB_Info k2_dvec_assign_check(K2_DeviceVector v, const K2_DeviceVector m, const char *fn) {
   K2_DVEC_CHECK(v, fn, "v");
   if (m != NULL) K2_DVEC_CHECK(m, fn, "m");
-  if (m != NULL && m->n != v->n)
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: v has size %llu, m has size %llu", fn, (unsigned long long)v->n,
-            (unsigned long long)m->n);
+  if (m != NULL && (m->n != v->n || m->width != v->width))
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: v has %llu entries, m has %llu (or another width)", fn,
+            (unsigned long long)v->n, (unsigned long long)m->n);
   return GrB_SUCCESS;
 }
 
@@ -377,8 +548,8 @@ static GrB_Info k2_dvec_same(const char *fn, K2_DeviceVector w, K2_DeviceVector 
   K2_DVEC_CHECK(w, fn, "w");
   K2_DVEC_CHECK(u, fn, "u");
   if (v != NULL) K2_DVEC_CHECK(v, fn, "v");
-  if (u->n != w->n || (v != NULL && v->n != w->n))
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: the vectors differ in size", fn);
+  if (u->n != w->n || u->width != w->width || (v != NULL && (v->n != w->n || v->width != w->width)))
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: the vectors differ in size or width", fn);
   if (u->type != w->type || (v != NULL && v->type != w->type))
     K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: the vectors differ in type (device vectors are not typecast)", fn);
   return GrB_SUCCESS;
@@ -442,8 +613,10 @@ static GrB_Info k2_dvec_resident(void **device, K2_Matrix A, const char *fn) {
   return GrB_SUCCESS;
 }
 
+// vxm: u enters as a row (the matrix is the multiply's second operand); batch (K2_mxm_device):
+// u and w may hold several vectors side by side, the same number.
 static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVector mask, GrB_Semiring s,
-                                K2_Matrix A, K2_DeviceVector u, GrB_Descriptor desc, bool vxm) {
+                                K2_Matrix A, K2_DeviceVector u, GrB_Descriptor desc, bool vxm, bool batch) {
   k2_error_clear();
   k2_api_set_path(K2_PATH_NONE);
   K2_DVEC_CHECK(w, fn, "w");
@@ -456,15 +629,25 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   if ((info = k2_semiring_classify(&c, s, !vxm)) != GrB_SUCCESS) return info;
   bool replace, comp, structure, tran0, tran1;
   if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
+  if (!batch) {
+    K2_DVEC_SINGLE(w, fn, "w");
+    K2_DVEC_SINGLE(u, fn, "u");
+    if (mask != NULL) K2_DVEC_SINGLE(mask, fn, "mask");
+  } else if (tran1) {
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: B cannot be transposed (GrB_INP1): its vectors are its columns", fn);
+  }
   const bool left = vxm ? !tran1 : tran0;
   const GrB_Index n_in = left ? A->tree.nrows : A->tree.ncols, n_out = left ? A->tree.ncols : A->tree.nrows;
-  if (u->n != n_in || w->n != n_out)
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: dimensions of w (%llu), A%s (%llu x %llu) and u (%llu) do not match",
-            fn, (unsigned long long)w->n, left ? "'" : "", (unsigned long long)n_out,
-            (unsigned long long)n_in, (unsigned long long)u->n);
-  if (mask != NULL && mask->n != w->n)
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: mask has size %llu, w has size %llu", fn, (unsigned long long)mask->n,
-            (unsigned long long)w->n);
+  if (u->rows != n_in || w->rows != n_out || u->width != w->width)
+    K2_FAIL(GrB_DIMENSION_MISMATCH,
+            "%s: dimensions of w (%llu x %llu), A%s (%llu x %llu) and u (%llu x %llu) do not match", fn,
+            (unsigned long long)w->rows, (unsigned long long)w->width, left ? "'" : "",
+            (unsigned long long)n_out, (unsigned long long)n_in, (unsigned long long)u->rows,
+            (unsigned long long)u->width);
+  if (mask != NULL && (mask->rows != w->rows || mask->width != w->width))
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: mask is %llu x %llu, w is %llu x %llu", fn,
+            (unsigned long long)mask->rows, (unsigned long long)mask->width, (unsigned long long)w->rows,
+            (unsigned long long)w->width);
   if (!c.native) K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: %s does not run natively on the tree: %s", fn, c.name, c.why);
   if (w->type != c.type)
     K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: w is %s, the semiring computes %s", fn, k2_type_name(w->type),
@@ -494,7 +677,7 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   memset(&P, 0, sizeof P);
   k2_semiring_setup(&P, &c, A->weight);
   P.left = left;
-  P.batch = 1;
+  P.batch = (uint32_t)u->width;
   P.x = k2_dvec_values(u);
   P.x_present = unv == u->n ? NULL : k2_dvec_present(u);
   P.x_count = unv;
@@ -503,7 +686,7 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   P.y = k2_dvec_values(&out);
   P.y_present = k2_dvec_present(&out);
   k2_cuda_mask mk = {0};
-  uint64_t allowed = n_out;
+  uint64_t allowed = w->n;
   if (mask != NULL || comp) {
     mk.present = mask != NULL ? k2_dvec_present(mask) : NULL;
     mk.values = mask != NULL ? k2_dvec_values(mask) : NULL;
@@ -511,7 +694,7 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
     mk.structural = structure;
     mk.complement = comp;
     if (mask_counted) {
-      allowed = comp ? n_out - mnv : mnv;
+      allowed = comp ? w->n - mnv : mnv;
       P.y_allowed_known = true;
       P.y_allowed = allowed;
     }
@@ -521,7 +704,9 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   uint64_t ynv = 0;
   int rc;
   if (mask == NULL && comp) {  // the complement of no mask allows nothing: w becomes empty
-    rc = k2_cuda_vector_fill(P.y_present, 0, n_out);
+    rc = k2_cuda_vector_fill(P.y_present, 0, w->n);
+  } else if (P.batch > 1) {
+    rc = k2_cuda_product_resident_batch(&view, device, &P, mask != NULL ? &mk : NULL, &ynv);
   } else {
     rc = k2_cuda_product_resident(&view, device, &P, mask != NULL ? &mk : NULL, &ynv);
   }
@@ -534,9 +719,10 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   k2_dispatch_set_last(K2_ENGINE_CUDA);
   if (k2_api_burble()) {
     k2_api_say(fn, K2_PATH_NATIVE_GPU,
-               "%s, %s product on device vectors, u %llu of %llu entries, %s mask%s (%llu outputs allowed): "
-               "%s (estimated %.0f of %llu nodes, %llu expanded), %llu entries",
-               c.name, left ? "left" : "right", (unsigned long long)unv, (unsigned long long)u->n,
+               "%s, %s product on device vectors (%llu wide), u %llu of %llu entries, %s mask%s (%llu outputs "
+               "allowed): %s (estimated %.0f of %llu nodes, %llu expanded), %llu entries",
+               c.name, left ? "left" : "right", (unsigned long long)u->width, (unsigned long long)unv,
+               (unsigned long long)u->n,
                mask == NULL ? "no" : structure ? "structural" : "valued", comp ? " complemented" : "",
                (unsigned long long)allowed, report.traversal ? report.traversal : "full", report.estimate,
                (unsigned long long)report.nodes, (unsigned long long)report.expanded, (unsigned long long)ynv);
@@ -546,12 +732,17 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
 
 GrB_Info K2_mxv_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_Matrix A, const K2_DeviceVector u, const GrB_Descriptor desc) {
-  return k2_api_done("K2_mxv_device", k2_dvec_product("K2_mxv_device", w, mask, semiring, A, u, desc, false));
+  return k2_api_done("K2_mxv_device", k2_dvec_product("K2_mxv_device", w, mask, semiring, A, u, desc, false, false));
 }
 
 GrB_Info K2_vxm_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_DeviceVector u, const K2_Matrix A, const GrB_Descriptor desc) {
-  return k2_api_done("K2_vxm_device", k2_dvec_product("K2_vxm_device", w, mask, semiring, A, u, desc, true));
+  return k2_api_done("K2_vxm_device", k2_dvec_product("K2_vxm_device", w, mask, semiring, A, u, desc, true, false));
+}
+
+GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_Semiring semiring,
+                       const K2_Matrix A, const K2_DeviceVector B, const GrB_Descriptor desc) {
+  return k2_api_done("K2_mxm_device", k2_dvec_product("K2_mxm_device", C, mask, semiring, A, B, desc, false, true));
 }
 
 GrB_Info K2_Matrix_deviceServes(bool *serves, K2_Matrix A) {

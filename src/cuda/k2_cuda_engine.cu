@@ -1116,6 +1116,63 @@ int vec_scratch(void **p) {
   return ensure_staging(kCountersBytes);
 }
 
+// A batch on device vectors (K2_mxm_device): the mask becomes skip bytes per (index, vector)
+// pair in the workspace after the plan's scratch, the full traversal runs (batches are not
+// pruned), and the present pairs are counted on the device; one wait, for that count.
+int product_resident_batch(const k2_view *A, void *device, const k2_product *P, const k2_cuda_mask *mask,
+                           uint64_t *y_nvals) {
+  if (!check_product(A, P) || P->y_present == nullptr)
+    return fail(K2_DECLINED, "CUDA engine: product not supported on device vectors");
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  DevMatrix *m = (DevMatrix *)device;
+  if (m == nullptr)
+    return fail(kGrbInvalidValue, "CUDA engine: a product on device vectors needs a resident matrix");
+  cudaStream_t s = g_stream;
+  const uint64_t out_len = (P->left ? A->ncols : A->nrows) * P->batch;
+  void *counter = nullptr;
+  int rc = vec_scratch(&counter);
+  if (rc != 0) return rc;
+  unsigned long long *cnt = (unsigned long long *)counter;
+  k2_product D = *P;
+  D.x_list = nullptr;
+  D.y_list = nullptr;
+  D.y_count = nullptr;
+  D.y_skip = nullptr;
+  D.report = nullptr;
+  if (A->n_internal == 0) {
+    rc = init_outputs(&D, out_len, s);
+    if (rc != 0) return rc;
+  } else {
+    const bool scan = resolve_scan(P->batch);
+    Plan *plan;
+    rc = get_plan(m, A, scan, &plan);
+    if (rc != 0) return rc;
+    const uint64_t skip_off = align_up(plan->bytes);
+    const uint64_t need = skip_off + (mask != nullptr ? align_up(out_len) : 0);
+    if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+      return fail(K2_DECLINED, "CUDA engine: the product needs %llu device bytes, over the budget of %llu",
+                  (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+    rc = ensure_workspace(need);
+    if (rc != 0) return rc;
+    char *ws = (char *)g_ws;
+    if (mask != nullptr) {
+      D.y_skip = (const uint8_t *)(ws + skip_off);
+      K2CU_TRY("turning the mask into skip bytes",
+               launch_mask_skip((uint8_t *)(ws + skip_off), mask->present, mask->values, mask->type,
+                                mask->structural, mask->complement, out_len, s));
+    }
+    // enqueue, not run: a recorded graph would be keyed on single vectors' arguments
+    rc = enqueue(m, plan, &D, ws, s);
+    if (rc != 0) return rc;
+  }
+  K2CU_TRY("counting the present outputs", cudaMemsetAsync(cnt, 0, 8, s));
+  K2CU_TRY("counting the present outputs", launch_count_present(D.y_present, out_len, cnt, s));
+  K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt, 8, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("running the product", cudaStreamSynchronize(s));
+  *y_nvals = *(unsigned long long *)g_host;
+  return 0;
+}
+
 }  // namespace
 }  // namespace k2cu
 
@@ -1389,6 +1446,32 @@ int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, i
   K2CU_TRY("summing a device vector", cudaStreamSynchronize(g_stream));
   memcpy(isum, g_host, 8);
   memcpy(fsum, (char *)g_host + 8, 8);
+  return 0;
+}
+
+int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_product *P,
+                                   const k2_cuda_mask *mask, uint64_t *y_nvals) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return product_resident_batch(A, device, P, mask, y_nvals);
+}
+
+int k2_cuda_vector_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
+                           const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
+                           uint64_t *bad, uint64_t *w_nvals) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  void *d;
+  int rc = vec_scratch(&d);
+  if (rc != 0) return rc;
+  unsigned long long *c = (unsigned long long *)d;  // [0]: bad indices, [1]: entries of w
+  K2CU_TRY("extracting from a device vector", cudaMemsetAsync(c, 0, 16, g_stream));
+  K2CU_TRY("extracting from a device vector",
+           launch_extract(w, wp, u, up, nu, I, Ip, index64, ts, n, c, c + 1, g_stream));
+  K2CU_TRY("extracting from a device vector", cudaMemcpyAsync(g_host, c, 16, cudaMemcpyDeviceToHost, g_stream));
+  K2CU_TRY("extracting from a device vector", cudaStreamSynchronize(g_stream));
+  const unsigned long long *h = (const unsigned long long *)g_host;
+  *bad = h[0];
+  *w_nvals = h[1];
   return 0;
 }
 

@@ -170,6 +170,18 @@ int k2_cuda_vector_ewise(void *z, uint8_t *zp, const void *x, const uint8_t *xp,
 int k2_cuda_vector_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp, k2_type t, int op,
                          uint64_t n);
 
+// As k2_cuda_product_resident for a batch of P->batch vectors side by side (x and y row-major:
+// entry (i, b) at i*B + b; the mask per pair), always with the full traversal (the pruned one
+// is for single vectors); *y_nvals counts the present (index, vector) pairs. One wait.
+int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_product *P,
+                                   const k2_cuda_mask *mask, uint64_t *y_nvals);
+// w[i] = u[I[i]] where I[i] is present (I of INT32 or INT64 values: index64), u[I[i]] is
+// present and 0 <= I[i] < nu; w absent elsewhere (w must not be u: the caller writes a spare).
+// Waits: *bad = the present indices outside [0, nu), *w_nvals = the entries of w.
+int k2_cuda_vector_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
+                           const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
+                           uint64_t *bad, uint64_t *w_nvals);
+
 // Error glue for the .cu files: record a message as the thread's last error and return info.
 int k2_cuda_fail(int info, const char *message);
 

@@ -193,6 +193,12 @@ cudaError_t launch_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp,
 cudaError_t launch_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n,
                        unsigned long long *isum, double *fsum, cudaStream_t s);
 
+// w[i] = u[I[i]] (see k2_cuda_vector_extract); *bad += the indices out of range, *present +=
+// the entries written.
+cudaError_t launch_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
+                           const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
+                           unsigned long long *bad, unsigned long long *present, cudaStream_t s);
+
 }  // namespace k2cu
 
 #endif

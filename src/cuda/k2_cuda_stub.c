@@ -146,3 +146,17 @@ int k2_cuda_vector_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp,
   (void)z, (void)zp, (void)x, (void)xp, (void)t, (void)op, (void)n;
   return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
+int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_product *P,
+                                   const k2_cuda_mask *mask, uint64_t *y_nvals) {
+  (void)mask;
+  if (y_nvals) *y_nvals = 0;
+  return k2_cuda_product(A, device, P);
+}
+int k2_cuda_vector_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
+                           const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
+                           uint64_t *bad, uint64_t *w_nvals) {
+  (void)w, (void)wp, (void)u, (void)up, (void)nu, (void)I, (void)Ip, (void)index64, (void)ts, (void)n;
+  if (bad) *bad = 0;
+  if (w_nvals) *w_nvals = 0;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}

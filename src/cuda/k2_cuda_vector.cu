@@ -1,6 +1,6 @@
 // k2_cuda_vector.cu: the element-wise kernels of device-resident vectors (K2_DeviceVector): a
-// mask turned into skip bytes, masked assignment, element-wise operators, counting entries and
-// summing values.
+// mask turned into skip bytes, masked assignment, element-wise operators, extraction by a vector
+// of indices, counting entries and summing values.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Every kernel is a grid-stride loop over the entries; counts and sums are folded per warp and
@@ -162,6 +162,50 @@ cudaError_t assign_as(void *v, uint8_t *vp, const uint8_t *m, const void *w, con
   return cudaGetLastError();
 }
 
+// w[i] = u[I[i]] (GrB_Vector_extract with the indices on the device). The index type Ix is
+// signed, so a negative index is out of range as one past the end is; T copies the bits.
+template <typename T, typename Ix>
+__global__ void extract_kernel(T *w, uint8_t *wp, const T *u, const uint8_t *up, uint64_t nu,
+                               const Ix *I, const uint8_t *Ip, uint64_t n, unsigned long long *bad,
+                               unsigned long long *present) {
+  unsigned nbad = 0, nhere = 0;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    uint8_t here = 0;
+    if (Ip[i]) {
+      const long long j = (long long)I[i];
+      if (j < 0 || (unsigned long long)j >= nu) {
+        nbad++;
+      } else if (up[j]) {
+        w[i] = u[j];
+        here = 1;
+      }
+    }
+    wp[i] = here;
+    nhere += here;
+  }
+  nbad = __reduce_add_sync(0xffffffffu, nbad);  // every lane reaches here: no early exit
+  nhere = __reduce_add_sync(0xffffffffu, nhere);
+  if ((threadIdx.x & 31u) == 0) {
+    if (nbad != 0) atomicAdd(bad, (unsigned long long)nbad);
+    if (nhere != 0) atomicAdd(present, (unsigned long long)nhere);
+  }
+}
+
+template <typename T>
+cudaError_t extract_as(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
+                       const void *I, const uint8_t *Ip, bool index64, uint64_t n,
+                       unsigned long long *bad, unsigned long long *present, cudaStream_t s) {
+  const unsigned g = grid_for(n, kMaxGrid);
+  if (index64)
+    extract_kernel<T, int64_t><<<g, kBlock, 0, s>>>((T *)w, wp, (const T *)u, up, nu, (const int64_t *)I,
+                                                    Ip, n, bad, present);
+  else
+    extract_kernel<T, int32_t><<<g, kBlock, 0, s>>>((T *)w, wp, (const T *)u, up, nu, (const int32_t *)I,
+                                                    Ip, n, bad, present);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t launch_mask_skip(uint8_t *skip, const uint8_t *present, const void *values, k2_type type,
@@ -224,6 +268,15 @@ cudaError_t launch_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n,
     default: sum_kernel<double, true><<<g, kBlock, 0, s>>>((const double *)x, p, n, isum, fsum); break;
   }
   return cudaGetLastError();
+}
+
+cudaError_t launch_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
+                           const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
+                           unsigned long long *bad, unsigned long long *present, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  if (ts == 8) return extract_as<uint64_t>(w, wp, u, up, nu, I, Ip, index64, n, bad, present, s);
+  if (ts == 4) return extract_as<uint32_t>(w, wp, u, up, nu, I, Ip, index64, n, bad, present, s);
+  return extract_as<uint8_t>(w, wp, u, up, nu, I, Ip, index64, n, bad, present, s);
 }
 
 }  // namespace k2cu
