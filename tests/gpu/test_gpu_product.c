@@ -8,8 +8,9 @@
 // exact in any order and every comparison is bit-exact; one test checks non-dyadic FP32 sums
 // against the 1e-6 relative bound. ANY is checked for validity (between MIN and MAX, same
 // presence). Also the device-resident vectors (K2_DeviceVector: products against the reference
-// engine, the element-wise operations against GraphBLAS) and BFS run whole on the device against
-// the host's. Exits 77 (skipped) without a GPU.
+// engine, the element-wise operations against GraphBLAS; batches and K2_mxm_device against the
+// host's K2_mxm) and BFS, SSSP, PageRank, msBFS and WCC run whole on the device against the
+// host's. Exits 77 (skipped) without a GPU.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1620,6 +1621,308 @@ static void test_device_pagerank(void **state) {
   printf("  device PageRank = host PageRank on 2 random graphs (both models) and %d real graphs\n", found);
 }
 
+// ---- batches of device vectors, msBFS and WCC whole on the device ---------------------------------
+
+// The entries of an nr x nc INT64-castable matrix as a dense row-major image.
+static void dm_dense(GrB_Matrix M, uint64_t nr, uint64_t nc, int64_t *x, uint8_t *present) {
+  GrB_Index r = 0, c = 0, nv = 0;
+  K2_ASSERT_OK(GrB_Matrix_nrows(&r, M));
+  K2_ASSERT_OK(GrB_Matrix_ncols(&c, M));
+  assert_int_equal(r, nr);
+  assert_int_equal(c, nc);
+  K2_ASSERT_OK(GrB_Matrix_nvals(&nv, M));
+  GrB_Index *I = malloc((nv + 1) * sizeof *I), *J = malloc((nv + 1) * sizeof *J);
+  int64_t *X = malloc((nv + 1) * sizeof *X);
+  assert_true(I && J && X);
+  K2_ASSERT_OK(GrB_Matrix_extractTuples_INT64(I, J, X, &nv, M));
+  memset(present, 0, nr * nc);
+  for (GrB_Index k = 0; k < nv; k++) {
+    x[I[k] * nc + J[k]] = X[k];
+    present[I[k] * nc + J[k]] = 1;
+  }
+  free(I), free(J), free(X);
+}
+
+// got and want: the same entries with the same values.
+static void dm_compare(GrB_Matrix got, GrB_Matrix want, uint64_t nr, uint64_t nc, const char *what) {
+  int64_t *x = malloc(nr * nc * sizeof *x), *y = malloc(nr * nc * sizeof *y);
+  uint8_t *xp = malloc(nr * nc), *yp = malloc(nr * nc);
+  assert_true(x && y && xp && yp);
+  dm_dense(got, nr, nc, x, xp);
+  dm_dense(want, nr, nc, y, yp);
+  for (uint64_t k = 0; k < nr * nc; k++) {
+    if (xp[k] != yp[k])
+      fail_msg("%s: entry (%llu, %llu) present %d on the device, %d on the host", what,
+               (unsigned long long)(k / nc), (unsigned long long)(k % nc), xp[k], yp[k]);
+    if (xp[k] && x[k] != y[k])
+      fail_msg("%s: entry (%llu, %llu) is %lld on the device, %lld on the host", what,
+               (unsigned long long)(k / nc), (unsigned long long)(k % nc), (long long)x[k], (long long)y[k]);
+  }
+  free(x), free(y), free(xp), free(yp);
+}
+
+// A random nr x nc matrix of type t with about k entries (small integer values).
+static GrB_Matrix dm_random(GrB_Type t, uint64_t nr, uint64_t nc, uint64_t k, k2_rng *rng) {
+  GrB_Matrix M = NULL;
+  K2_ASSERT_OK(GrB_Matrix_new(&M, t, nr, nc));
+  for (uint64_t e = 0; e < k; e++) {
+    const int64_t v = (int64_t)k2_rng_below(rng, 65) - 16;
+    K2_ASSERT_OK(GrB_Matrix_setElement_INT64(M, t == GrB_BOOL ? (v & 1) : v, k2_rng_below(rng, nr),
+                                             k2_rng_below(rng, nc)));
+  }
+  K2_ASSERT_OK(GrB_wait(M, GrB_MATERIALIZE));
+  return M;
+}
+
+// Batches: import / export, K2_mxm_device against K2_mxm on the host (masks, both directions),
+// extraction by a vector of indices, and the calls that refuse a batch.
+static void test_device_batches(void **state) {
+  (void)state;
+  k2_rng rng = {77};
+  const uint64_t n = 3000, widths[] = {1, 3, 32, 256};
+  k2_coo_list L;
+  random_list(&L, n, n, 20000, 71);
+  k2_coo_canonical(&L);
+  K2_Matrix A = k2_test_matrix(&L, NULL);
+  const GrB_Semiring semirings[] = {GrB_PLUS_TIMES_SEMIRING_INT64, GrB_MIN_PLUS_SEMIRING_INT64};
+  const GrB_Descriptor descs[] = {NULL, GrB_DESC_T0, GrB_DESC_RSC, GrB_DESC_RSCT0, GrB_DESC_RT0};
+  char what[160];
+  for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+    const uint64_t B = widths[w];
+    GrB_Matrix U = dm_random(GrB_INT64, n, B, n * B / 4, &rng), M = dm_random(GrB_BOOL, n, B, n * B / 3, &rng);
+    K2_DeviceVector du = NULL, dm = NULL, dc = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&du, GrB_INT64, n, B));
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&dm, GrB_BOOL, n, B));
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&dc, GrB_INT64, n, B));
+    GrB_Index got = 0;
+    K2_ASSERT_OK(K2_DeviceVector_width(&got, du));
+    assert_int_equal(got, B);
+    K2_ASSERT_OK(K2_DeviceVector_size(&got, du));
+    assert_int_equal(got, n);
+    K2_ASSERT_OK(K2_DeviceVector_importMatrix(du, U));
+    K2_ASSERT_OK(K2_DeviceVector_importMatrix(dm, M));
+    GrB_Matrix back = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_exportMatrix(&back, du));
+    snprintf(what, sizeof what, "width %llu, import and export", (unsigned long long)B);
+    dm_compare(back, U, n, B, what);
+    GrB_free(&back);
+    for (size_t si = 0; si < 2; si++)
+      for (size_t d = 0; d < sizeof descs / sizeof descs[0]; d++) {
+        const bool masked = d >= 2;
+        GrB_Matrix C = NULL, Cd = NULL;
+        K2_ASSERT_OK(GrB_Matrix_new(&C, GrB_INT64, n, B));
+        K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+        K2_ASSERT_OK(K2_mxm(C, masked ? M : NULL, NULL, semirings[si], A, U, descs[d]));
+        K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+        K2_ASSERT_OK(K2_mxm_device(dc, masked ? dm : NULL, semirings[si], A, du, descs[d]));
+        GrB_Index nv = 0, want = 0;
+        K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, dc));
+        K2_ASSERT_OK(GrB_Matrix_nvals(&want, C));
+        assert_int_equal(nv, want);
+        K2_ASSERT_OK(K2_DeviceVector_exportMatrix(&Cd, dc));
+        snprintf(what, sizeof what, "width %llu, semiring %zu, descriptor %zu", (unsigned long long)B, si, d);
+        dm_compare(Cd, C, n, B, what);
+        GrB_free(&C), GrB_free(&Cd);
+      }
+    // the output may be the input: C = A' C
+    K2_ASSERT_OK(K2_mxm_device(du, NULL, GrB_PLUS_TIMES_SEMIRING_INT64, A, du, GrB_DESC_T0));
+    if (B > 1) {  // a batch is not one vector
+      assert_int_equal(K2_mxv_device(dc, NULL, GrB_PLUS_TIMES_SEMIRING_INT64, A, du, NULL), GrB_DIMENSION_MISMATCH);
+      assert_int_equal(K2_DeviceVector_setElement_INT64(dc, 1, 0), GrB_DIMENSION_MISMATCH);
+      assert_int_equal(K2_mxm_device(dc, NULL, GrB_PLUS_TIMES_SEMIRING_INT64, A, du, GrB_DESC_T1),
+                       GrB_NOT_IMPLEMENTED);
+    }
+    K2_ASSERT_OK(K2_DeviceVector_free(&du));
+    K2_ASSERT_OK(K2_DeviceVector_free(&dm));
+    K2_ASSERT_OK(K2_DeviceVector_free(&dc));
+    GrB_free(&U), GrB_free(&M);
+  }
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  k2_coo_free(&L);
+
+  // extract: w(k) = u(I(k)), against the same on the host; I of both index types
+  const uint64_t nu = 500, nw = 800;
+  GrB_Vector u = dv_random(GrB_INT64, nu, 300, &rng);
+  for (int wide = 0; wide < 2; wide++) {
+    GrB_Vector I = NULL, want = NULL, got = NULL;
+    K2_ASSERT_OK(GrB_Vector_new(&I, wide ? GrB_INT64 : GrB_INT32, nw));
+    K2_ASSERT_OK(GrB_Vector_new(&want, GrB_INT64, nw));
+    for (uint64_t k = 0; k < nw; k++) {
+      if (k2_rng_below(&rng, 4) == 0) continue;
+      const uint64_t j = k2_rng_below(&rng, nu);
+      K2_ASSERT_OK(GrB_Vector_setElement_INT64(I, (int64_t)j, k));
+      int64_t x = 0;
+      if (GrB_Vector_extractElement_INT64(&x, u, j) == GrB_SUCCESS)
+        K2_ASSERT_OK(GrB_Vector_setElement_INT64(want, x, k));
+    }
+    K2_DeviceVector du = NULL, dI = NULL, dw = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_new(&du, GrB_INT64, nu));
+    K2_ASSERT_OK(K2_DeviceVector_new(&dI, wide ? GrB_INT64 : GrB_INT32, nw));
+    K2_ASSERT_OK(K2_DeviceVector_new(&dw, GrB_INT64, nw));
+    K2_ASSERT_OK(K2_DeviceVector_import(du, u));
+    K2_ASSERT_OK(K2_DeviceVector_import(dI, I));
+    K2_ASSERT_OK(K2_DeviceVector_extract(dw, du, dI));
+    GrB_Index nv = 0, wnv = 0;
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, dw));
+    K2_ASSERT_OK(GrB_Vector_nvals(&wnv, want));
+    assert_int_equal(nv, wnv);
+    K2_ASSERT_OK(K2_DeviceVector_export(&got, dw));
+    dv_compare(got, want, nw, false, NULL, want, false, wide ? "extract, INT64 indices" : "extract, INT32 indices");
+    GrB_free(&got);
+    // an index out of range: an error, and w as it was
+    K2_ASSERT_OK(K2_DeviceVector_setElement_INT64(dI, (int64_t)nu, 3));
+    assert_int_equal(K2_DeviceVector_extract(dw, du, dI), GrB_INDEX_OUT_OF_BOUNDS);
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, dw));
+    assert_int_equal(nv, wnv);
+    K2_ASSERT_OK(K2_DeviceVector_export(&got, dw));
+    dv_compare(got, want, nw, false, NULL, want, false, "extract, w after an error");
+    K2_ASSERT_OK(K2_DeviceVector_free(&du));
+    K2_ASSERT_OK(K2_DeviceVector_free(&dI));
+    K2_ASSERT_OK(K2_DeviceVector_free(&dw));
+    GrB_free(&I), GrB_free(&want), GrB_free(&got);
+  }
+  GrB_free(&u);
+}
+
+// msBFS from the device path against the host's (OpenMP): identical distance matrices.
+static void msbfs_device_check(K2_Matrix A, const GrB_Index *src, GrB_Index ns, bool reverse, const char *what) {
+  GrB_Matrix dh = NULL, dd = NULL;
+  char msg[K2_MSG_LEN];
+  GrB_Index n = 0;
+  K2_ASSERT_OK(K2_Matrix_nrows(&n, A));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+  GrB_Info info = K2_msbfs_k2(&dh, A, src, ns, reverse, msg);
+  if (info != GrB_SUCCESS) fail_msg("%s, host: %s", what, msg);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
+  K2_ASSERT_OK(K2_set_strict(true));
+  info = K2_msbfs_k2(&dd, A, src, ns, reverse, msg);
+  K2_ASSERT_OK(K2_set_strict(false));
+  if (info != GrB_SUCCESS) fail_msg("%s: %s", what, msg);
+  assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  GrB_Type t = NULL;
+  K2_ASSERT_OK(GxB_Matrix_type(&t, dd));
+  assert_true(t == GrB_INT32);
+  dm_compare(dd, dh, n, ns, what);
+  GrB_free(&dh), GrB_free(&dd);
+}
+
+// WCC from the device path against the host's: identical labels in as many rounds.
+static void wcc_device_check(K2_Matrix A, const char *what) {
+  GrB_Vector ch = NULL, cd = NULL;
+  int rh = 0, rd = 0;
+  char msg[K2_MSG_LEN];
+  GrB_Index n = 0;
+  K2_ASSERT_OK(K2_Matrix_nrows(&n, A));
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+  GrB_Info info = K2_wcc_k2(&ch, &rh, A, msg);
+  if (info != GrB_SUCCESS) fail_msg("%s, host: %s", what, msg);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
+  K2_ASSERT_OK(K2_set_strict(true));
+  info = K2_wcc_k2(&cd, &rd, A, msg);
+  K2_ASSERT_OK(K2_set_strict(false));
+  if (info != GrB_SUCCESS) fail_msg("%s: %s", what, msg);
+  assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  if (rh != rd) fail_msg("%s: %d rounds on the device, %d on the host", what, rd, rh);
+  GrB_Index nv = 0;
+  K2_ASSERT_OK(GrB_Vector_nvals(&nv, cd));
+  assert_int_equal(nv, n);
+  dv_compare(cd, ch, n, false, A, ch, false, what);
+  GrB_free(&ch), GrB_free(&cd);
+}
+
+// ns sources spread over the vertices, one of them twice.
+static void msbfs_sources(GrB_Index *src, GrB_Index ns, uint64_t n) {
+  for (GrB_Index b = 0; b < ns; b++) src[b] = (b * 7919 + 3) % n;
+  if (ns > 2) src[ns - 1] = src[0];
+}
+
+static void msbfs_real_graph(K2_Matrix A, uint64_t n, const char *name) {
+  GrB_Index src[64];
+  char what[160];
+  msbfs_sources(src, 64, n);
+  snprintf(what, sizeof what, "%s, 64 sources", name);
+  msbfs_device_check(A, src, 64, false, what);
+  snprintf(what, sizeof what, "%s, 64 sources, reverse", name);
+  msbfs_device_check(A, src, 64, true, what);
+}
+
+static void test_device_msbfs(void **state) {
+  (void)state;
+  const GrB_Index widths[] = {1, 17, 64, K2_MSBFS_MAX};
+  const uint64_t sizes[][2] = {{5000, 40000}, {6000, 4000}};
+  GrB_Index src[K2_MSBFS_MAX];
+  char what[160];
+  for (int g = 0; g < 2; g++) {
+    k2_coo_list L;
+    random_list(&L, sizes[g][0], sizes[g][0], sizes[g][1], 81 + (uint64_t)g);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+      for (int reverse = 0; reverse < 2; reverse++) {
+        msbfs_sources(src, widths[w], sizes[g][0]);
+        snprintf(what, sizeof what, "random graph %d, %llu sources%s", g, (unsigned long long)widths[w],
+                 reverse ? ", reverse" : "");
+        msbfs_device_check(A, src, widths[w], reverse != 0, what);
+      }
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
+  const int found = on_square_real_graphs(msbfs_real_graph);
+  printf("  device msBFS = host msBFS on 2 random graphs (1 to %d sources) and %d real graphs\n",
+         K2_MSBFS_MAX, found);
+}
+
+static void wcc_real_graph(K2_Matrix A, uint64_t n, const char *name) {
+  (void)n;
+  wcc_device_check(A, name);
+}
+
+static void test_device_wcc(void **state) {
+  (void)state;
+  char what[160];
+  // one large component, many small ones, and a long path with shuffled ids (many rounds)
+  const uint64_t sizes[][2] = {{5000, 40000}, {6000, 4000}};
+  for (int g = 0; g < 2; g++) {
+    k2_coo_list L;
+    random_list(&L, sizes[g][0], sizes[g][0], sizes[g][1], 91 + (uint64_t)g);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    snprintf(what, sizeof what, "random graph %d", g);
+    wcc_device_check(A, what);
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
+  {
+    const uint64_t n = 4000;
+    k2_rng rng = {93};
+    uint32_t *perm = malloc(n * sizeof *perm);
+    assert_non_null(perm);
+    for (uint64_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
+    for (uint64_t i = n - 1; i > 0; i--) {
+      const uint64_t j = k2_rng_below(&rng, i + 1);
+      const uint32_t x = perm[i];
+      perm[i] = perm[j];
+      perm[j] = x;
+    }
+    k2_coo_list L;
+    k2_coo_alloc(&L, n, n, n - 1);
+    for (uint64_t k = 0; k + 1 < n; k++) {  // two paths: the edge at n/2 is left out
+      L.I[k] = perm[k];
+      L.J[k] = perm[k == n / 2 ? k : k + 1];
+    }
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    wcc_device_check(A, "two shuffled paths");
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+    free(perm);
+  }
+  const int found = on_square_real_graphs(wcc_real_graph);
+  printf("  device WCC = host WCC (labels and rounds) on 3 generated graphs and %d real graphs\n", found);
+}
+
 int main(void) {
   if (!k2_cuda_available()) {
     printf("no CUDA device: GPU tests skipped\n");
@@ -1639,6 +1942,8 @@ int main(void) {
       cmocka_unit_test(test_pruned),        cmocka_unit_test(test_pruned_visits),
       cmocka_unit_test(test_auto_routing),  cmocka_unit_test(test_device_vectors),
       cmocka_unit_test(test_device_bfs),    cmocka_unit_test(test_device_pagerank),
+      cmocka_unit_test(test_device_batches), cmocka_unit_test(test_device_msbfs),
+      cmocka_unit_test(test_device_wcc),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left
