@@ -218,15 +218,47 @@ GrB_Info K2_DeviceVector_setElement_FP64(K2_DeviceVector v, double x, GrB_Index 
   return k2_dvec_set(v, &bits, i, "K2_DeviceVector_setElement_FP64");
 }
 
-// GrB_Vector_extractTuples_<T> for the five types.
-static GrB_Info k2_dvec_extract(GrB_Index *I, void *X, GrB_Index *n, GrB_Vector u, k2_type t) {
+// The tuples of u (a vector) or U (a matrix: J gets the columns) by extractTuples_<T>.
+static GrB_Info k2_dvec_tuples(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Vector u, GrB_Matrix U,
+                               k2_type t) {
   switch (t) {
-    case K2_T_BOOL: return GrB_Vector_extractTuples_BOOL(I, X, n, u);
-    case K2_T_INT32: return GrB_Vector_extractTuples_INT32(I, X, n, u);
-    case K2_T_INT64: return GrB_Vector_extractTuples_INT64(I, X, n, u);
-    case K2_T_FP32: return GrB_Vector_extractTuples_FP32(I, X, n, u);
-    default: return GrB_Vector_extractTuples_FP64(I, X, n, u);
+    case K2_T_BOOL: return U ? GrB_Matrix_extractTuples_BOOL(I, J, X, n, U) : GrB_Vector_extractTuples_BOOL(I, X, n, u);
+    case K2_T_INT32: return U ? GrB_Matrix_extractTuples_INT32(I, J, X, n, U) : GrB_Vector_extractTuples_INT32(I, X, n, u);
+    case K2_T_INT64: return U ? GrB_Matrix_extractTuples_INT64(I, J, X, n, U) : GrB_Vector_extractTuples_INT64(I, X, n, u);
+    case K2_T_FP32: return U ? GrB_Matrix_extractTuples_FP32(I, J, X, n, U) : GrB_Vector_extractTuples_FP32(I, X, n, u);
+    default: return U ? GrB_Matrix_extractTuples_FP64(I, J, X, n, U) : GrB_Vector_extractTuples_FP64(I, X, n, u);
   }
+}
+
+// v = the nv entries of u or U (checked by the caller): the dense row-major image on the host,
+// then one copy of values and presence.
+static GrB_Info k2_dvec_upload(K2_DeviceVector v, GrB_Vector u, GrB_Matrix U, GrB_Index nv, const char *fn) {
+  char *host = calloc(v->bytes, 1);
+  GrB_Index *I = malloc((nv + 1) * sizeof *I), *J = U != NULL ? malloc((nv + 1) * sizeof *J) : NULL;
+  void *X = malloc((nv + 1) * (size_t)v->ts);
+  if (host == NULL || I == NULL || X == NULL || (U != NULL && J == NULL)) {
+    free(host), free(I), free(J), free(X);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn, (unsigned long long)v->n);
+  }
+  GrB_Index got = nv;
+  GrB_Info info = k2_dvec_tuples(I, J, X, &got, u, U, v->type);
+  if (info == GrB_SUCCESS) {
+    uint8_t *present = (uint8_t *)host + k2_dvec_values_bytes(v);
+    for (GrB_Index k = 0; k < got; k++) {
+      const GrB_Index at = I[k] * v->width + (J != NULL ? J[k] : 0);
+      memcpy(host + at * v->ts, (char *)X + k * v->ts, v->ts);
+      present[at] = 1;
+    }
+    int rc = k2_cuda_vector_copy(v->mem, host, v->bytes, K2_CUDA_COPY_UP);
+    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  } else {
+    info = k2_error_set_at(__FILE__, __LINE__, info, "%s: reading the entries failed", fn);
+  }
+  free(host), free(I), free(J), free(X);
+  if (info != GrB_SUCCESS) return info;
+  v->nvals = got;
+  v->nvals_known = true;
+  return GrB_SUCCESS;
 }
 
 GrB_Info K2_DeviceVector_import(K2_DeviceVector v, GrB_Vector u) {
@@ -244,79 +276,7 @@ GrB_Info K2_DeviceVector_import(K2_DeviceVector v, GrB_Vector u) {
     K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: u has size %llu, v has size %llu", fn, (unsigned long long)n,
             (unsigned long long)v->n);
   if (t != v->grb_type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: u and v have different types", fn);
-  // the dense image on the host, then one copy of values and presence
-  char *host = calloc(v->bytes, 1);
-  GrB_Index *I = malloc((nv + 1) * sizeof *I);
-  void *X = malloc((nv + 1) * (size_t)v->ts);
-  if (host == NULL || I == NULL || X == NULL) {
-    free(host), free(I), free(X);
-    K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn, (unsigned long long)n);
-  }
-  GrB_Index got = nv;
-  info = k2_dvec_extract(I, X, &got, u, v->type);
-  if (info == GrB_SUCCESS) {
-    uint8_t *present = (uint8_t *)host + k2_dvec_values_bytes(v);
-    for (GrB_Index k = 0; k < got; k++) {
-      memcpy(host + I[k] * v->ts, (char *)X + k * v->ts, v->ts);
-      present[I[k]] = 1;
-    }
-    int rc = k2_cuda_vector_copy(v->mem, host, v->bytes, K2_CUDA_COPY_UP);
-    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
-  } else {
-    info = k2_error_set_at(__FILE__, __LINE__, info, "%s: reading u failed", fn);
-  }
-  free(host), free(I), free(X);
-  if (info != GrB_SUCCESS) return info;
-  v->nvals = got;
-  v->nvals_known = true;
-  return GrB_SUCCESS;
-}
-
-GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
-  const char *fn = "K2_DeviceVector_export";
-  if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
-  K2_DVEC_CHECK(v, fn, "v");
-  K2_DVEC_SINGLE(v, fn, "v");
-  // values and presence copied down into the arrays the GrB_Vector then takes as its bitmap
-  void *X = malloc((size_t)v->n * v->ts);
-  uint8_t *B = malloc((size_t)v->n);
-  GrB_Info info = GrB_SUCCESS;
-  if (X == NULL || B == NULL) {
-    info = k2_error_set_at(__FILE__, __LINE__, GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn,
-                           (unsigned long long)v->n);
-  } else {
-    int rc = k2_cuda_vector_copy(X, k2_dvec_values(v), (uint64_t)v->n * v->ts, K2_CUDA_COPY_DOWN);
-    if (rc == 0) rc = k2_cuda_vector_copy(B, k2_dvec_present(v), v->n, K2_CUDA_COPY_DOWN);
-    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
-  }
-  GrB_Vector w = NULL;
-  if (info == GrB_SUCCESS) {
-    info = k2_api_vector_from_bitmap(&w, v->type, v->n, &X, &B, v->nvals_known ? v->nvals : UINT64_MAX);
-    if (info != GrB_SUCCESS) info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
-  }
-  free(X);  // NULL once the vector took them
-  free(B);
-  if (info != GrB_SUCCESS) return info;
-  if (!v->nvals_known) {
-    GrB_Index nv = 0;
-    if (GrB_Vector_nvals(&nv, w) == GrB_SUCCESS) {
-      v->nvals = nv;
-      v->nvals_known = true;
-    }
-  }
-  *u = w;
-  return GrB_SUCCESS;
-}
-
-// GrB_Matrix_extractTuples_<T> for the five types.
-static GrB_Info k2_dvec_extract_matrix(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Matrix U, k2_type t) {
-  switch (t) {
-    case K2_T_BOOL: return GrB_Matrix_extractTuples_BOOL(I, J, X, n, U);
-    case K2_T_INT32: return GrB_Matrix_extractTuples_INT32(I, J, X, n, U);
-    case K2_T_INT64: return GrB_Matrix_extractTuples_INT64(I, J, X, n, U);
-    case K2_T_FP32: return GrB_Matrix_extractTuples_FP32(I, J, X, n, U);
-    default: return GrB_Matrix_extractTuples_FP64(I, J, X, n, U);
-  }
+  return k2_dvec_upload(v, u, NULL, nv, fn);
 }
 
 GrB_Info K2_DeviceVector_importMatrix(K2_DeviceVector v, GrB_Matrix U) {
@@ -334,32 +294,45 @@ GrB_Info K2_DeviceVector_importMatrix(K2_DeviceVector v, GrB_Matrix U) {
     K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: U is %llu x %llu, v is %llu x %llu", fn, (unsigned long long)nr,
             (unsigned long long)nc, (unsigned long long)v->rows, (unsigned long long)v->width);
   if (t != v->grb_type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: U and v have different types", fn);
-  // the dense row-major image on the host, then one copy of values and presence
-  char *host = calloc(v->bytes, 1);
-  GrB_Index *I = malloc((nv + 1) * sizeof *I), *J = malloc((nv + 1) * sizeof *J);
-  void *X = malloc((nv + 1) * (size_t)v->ts);
-  if (host == NULL || I == NULL || J == NULL || X == NULL) {
-    free(host), free(I), free(J), free(X);
+  return k2_dvec_upload(v, NULL, U, nv, fn);
+}
+
+// v's values and presence copied down into new host arrays (*X, *B: freed by the caller), which
+// a GrB_Vector or a row-major GrB_Matrix then takes as its bitmap; *nvals its entry count.
+static GrB_Info k2_dvec_download(void **X, uint8_t **B, GrB_Index *nvals, const K2_DeviceVector v, const char *fn) {
+  *X = malloc((size_t)v->n * v->ts);
+  *B = malloc((size_t)v->n);
+  if (*X == NULL || *B == NULL)
     K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn, (unsigned long long)v->n);
+  int rc = k2_cuda_vector_copy(*X, k2_dvec_values(v), (uint64_t)v->n * v->ts, K2_CUDA_COPY_DOWN);
+  if (rc == 0) rc = k2_cuda_vector_copy(*B, k2_dvec_present(v), v->n, K2_CUDA_COPY_DOWN);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  if (!v->nvals_known) {
+    v->nvals = k2_flags_count(*B, v->n);
+    v->nvals_known = true;
   }
-  GrB_Index got = nv;
-  info = k2_dvec_extract_matrix(I, J, X, &got, U, v->type);
+  *nvals = v->nvals;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
+  const char *fn = "K2_DeviceVector_export";
+  if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
+  K2_DVEC_CHECK(v, fn, "v");
+  K2_DVEC_SINGLE(v, fn, "v");
+  void *X = NULL;
+  uint8_t *B = NULL;
+  GrB_Index nvals = 0;
+  GrB_Vector w = NULL;
+  GrB_Info info = k2_dvec_download(&X, &B, &nvals, v, fn);
   if (info == GrB_SUCCESS) {
-    uint8_t *present = (uint8_t *)host + k2_dvec_values_bytes(v);
-    for (GrB_Index k = 0; k < got; k++) {
-      const GrB_Index at = I[k] * v->width + J[k];
-      memcpy(host + at * v->ts, (char *)X + k * v->ts, v->ts);
-      present[at] = 1;
-    }
-    int rc = k2_cuda_vector_copy(v->mem, host, v->bytes, K2_CUDA_COPY_UP);
-    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
-  } else {
-    info = k2_error_set_at(__FILE__, __LINE__, info, "%s: reading U failed", fn);
+    info = k2_api_vector_from_bitmap(&w, v->type, v->n, &X, &B, nvals);
+    if (info != GrB_SUCCESS) info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
   }
-  free(host), free(I), free(J), free(X);
+  free(X);  // NULL once the vector took them
+  free(B);
   if (info != GrB_SUCCESS) return info;
-  v->nvals = got;
-  v->nvals_known = true;
+  *u = w;
   return GrB_SUCCESS;
 }
 
@@ -367,22 +340,13 @@ GrB_Info K2_DeviceVector_exportMatrix(GrB_Matrix *U, const K2_DeviceVector v) {
   const char *fn = "K2_DeviceVector_exportMatrix";
   if (U == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: U is NULL", fn);
   K2_DVEC_CHECK(v, fn, "v");
-  // values and presence copied down into the arrays the GrB_Matrix then takes as its row-major
-  // bitmap: the device layout is already GraphBLAS's BitmapR
-  void *X = malloc((size_t)v->n * v->ts);
-  uint8_t *B = malloc((size_t)v->n);
-  GrB_Info info = GrB_SUCCESS;
-  if (X == NULL || B == NULL) {
-    info = k2_error_set_at(__FILE__, __LINE__, GrB_OUT_OF_MEMORY, "%s: out of memory for %llu entries", fn,
-                           (unsigned long long)v->n);
-  } else {
-    int rc = k2_cuda_vector_copy(X, k2_dvec_values(v), (uint64_t)v->n * v->ts, K2_CUDA_COPY_DOWN);
-    if (rc == 0) rc = k2_cuda_vector_copy(B, k2_dvec_present(v), v->n, K2_CUDA_COPY_DOWN);
-    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
-  }
+  void *X = NULL;
+  uint8_t *B = NULL;
+  GrB_Index nvals = 0;
   GrB_Matrix M = NULL;
+  // the device layout is already GraphBLAS's BitmapR
+  GrB_Info info = k2_dvec_download(&X, &B, &nvals, v, fn);
   if (info == GrB_SUCCESS) {
-    const GrB_Index nvals = v->nvals_known ? v->nvals : k2_flags_count(B, v->n);
     info = GrB_Matrix_new(&M, v->grb_type, v->rows, v->width);
     if (info == GrB_SUCCESS)
       info = GxB_Matrix_pack_BitmapR(M, (int8_t **)&B, &X, v->n, (GrB_Index)v->n * v->ts, false, nvals, NULL);
