@@ -528,7 +528,9 @@ static GrB_Info k2_dvec_ewise(const char *fn, K2_DeviceVector w, GrB_BinaryOp op
   if (code < 0)
     K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: the operator must be PLUS, MINUS, TIMES, DIV (floats), MIN or MAX of "
             "the vectors' type (%s)", fn, k2_type_name(w->type));
-  const bool full = u->nvals_known && v->nvals_known && u->nvals == u->n && v->nvals == v->n;
+  // the result's entries are the union (eWiseAdd) or the intersection (eWiseMult) of u's and v's
+  const bool ufull = u->nvals_known && u->nvals == u->n, vfull = v->nvals_known && v->nvals == v->n;
+  const bool full = add ? ufull || vfull : ufull && vfull;
   int rc = k2_cuda_vector_ewise(k2_dvec_values(w), k2_dvec_present(w), k2_dvec_values(u), k2_dvec_present(u),
                                 k2_dvec_values(v), k2_dvec_present(v), w->type, code, add, w->n);
   if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
