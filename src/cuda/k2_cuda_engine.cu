@@ -998,6 +998,25 @@ int product_device(const k2_view *A, void *device, const k2_product *P) {
 
 // ---- products on device-resident vectors ------------------------------------------------------
 
+// The workspace of a product on device vectors: `need` bytes within the budget, and with a mask
+// its skip bytes (n_out of them, at skip_off, which `need` covers) made from the mask and set in D.
+int resident_workspace(const DevMatrix *m, uint64_t need, uint64_t skip_off, uint64_t n_out,
+                       const k2_cuda_mask *mask, k2_product *D, cudaStream_t s, char **ws) {
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED, "CUDA engine: the product needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+  int rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  *ws = (char *)g_ws;
+  if (mask != nullptr) {
+    D->y_skip = (const uint8_t *)(*ws + skip_off);
+    K2CU_TRY("turning the mask into skip bytes",
+             launch_mask_skip((uint8_t *)(*ws + skip_off), mask->present, mask->values, mask->type,
+                              mask->structural, mask->complement, n_out, s));
+  }
+  return 0;
+}
+
 // A product whose vectors stay on the device (K2_DeviceVector): the mask becomes skip bytes in
 // the workspace, the traversal is pruned or full by the same estimate as for host vectors (the
 // counts come from the caller, who knows them without reading the device), and the present
@@ -1044,18 +1063,9 @@ int product_resident(const k2_view *A, void *device, const k2_product *P, const 
   sparse_layout(m, &D, sp, plan->bytes, &L);  // the counters always; bitmaps, frontier if pruned
   skip_off = plan->bytes + L.bytes;
   const uint64_t need = skip_off + (mask != nullptr ? align_up(n_out) : 0);
-  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
-    return fail(K2_DECLINED, "CUDA engine: the product needs %llu device bytes, over the budget of %llu",
-                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
-  rc = ensure_workspace(need);
+  char *ws = nullptr;
+  rc = resident_workspace(m, need, skip_off, n_out, mask, &D, s, &ws);
   if (rc != 0) return rc;
-  char *ws = (char *)g_ws;
-  if (mask != nullptr) {
-    D.y_skip = (const uint8_t *)(ws + skip_off);
-    K2CU_TRY("turning the mask into skip bytes",
-             launch_mask_skip((uint8_t *)(ws + skip_off), mask->present, mask->values, mask->type,
-                              mask->structural, mask->complement, n_out, s));
-  }
   unsigned long long *cnt = (unsigned long long *)(ws + L.counters);
   const uint64_t ncnt = m->levels + 1;
   auto full = [&]() -> int {
@@ -1149,18 +1159,9 @@ int product_resident_batch(const k2_view *A, void *device, const k2_product *P, 
     if (rc != 0) return rc;
     const uint64_t skip_off = align_up(plan->bytes);
     const uint64_t need = skip_off + (mask != nullptr ? align_up(out_len) : 0);
-    if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
-      return fail(K2_DECLINED, "CUDA engine: the product needs %llu device bytes, over the budget of %llu",
-                  (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
-    rc = ensure_workspace(need);
+    char *ws = nullptr;
+    rc = resident_workspace(m, need, skip_off, out_len, mask, &D, s, &ws);
     if (rc != 0) return rc;
-    char *ws = (char *)g_ws;
-    if (mask != nullptr) {
-      D.y_skip = (const uint8_t *)(ws + skip_off);
-      K2CU_TRY("turning the mask into skip bytes",
-               launch_mask_skip((uint8_t *)(ws + skip_off), mask->present, mask->values, mask->type,
-                                mask->structural, mask->complement, out_len, s));
-    }
     // enqueue, not run: a recorded graph would be keyed on single vectors' arguments
     rc = enqueue(m, plan, &D, ws, s);
     if (rc != 0) return rc;
