@@ -91,7 +91,7 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 // wiki-Vote (10^5 edges) took 0.35-0.9 ms on the device against 0.06-0.4 ms with the products
 // routed one by one, while on cit-HepTh (3.5 10^5) and larger graphs the device run was faster.
 #define K2A_DEVICE_MIN_EDGES 250000
-static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A) {
+static inline GrB_Info k2a_device_run_when(bool *yes, K2_Matrix A, bool by_size) {
   *yes = false;
   GrB_Info info = K2_Matrix_deviceServes(yes, A);
   if (info != GrB_SUCCESS || !*yes) return info;
@@ -99,9 +99,14 @@ static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A) {
   GrB_Index nvals = 0;
   if ((info = K2_get_engine(&engine)) != GrB_SUCCESS || (info = K2_Matrix_nvals(&nvals, A)) != GrB_SUCCESS)
     return info;
-  *yes = engine == K2_ENGINE_CUDA || nvals >= K2A_DEVICE_MIN_EDGES;
+  *yes = engine == K2_ENGINE_CUDA || (by_size && nvals >= K2A_DEVICE_MIN_EDGES);
   return GrB_SUCCESS;
 }
+static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A) { return k2a_device_run_when(yes, A, true); }
+// msBFS and WCC on the device (batched products, label rounds) have no measured size at which
+// they pay, so they go there only when the CUDA engine is asked for (K2_set_engine,
+// K2GRB_ENGINE=cuda, --engine cuda); otherwise each product is routed on its own.
+static inline GrB_Info k2a_device_run_asked(bool *yes, K2_Matrix A) { return k2a_device_run_when(yes, A, false); }
 
 // After a whole run on the device: true when its result stands (success, a real error, or a
 // decline in strict mode), false when the device declined (msg cleared: the host runs).
