@@ -320,8 +320,13 @@ int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_f
         return k2_cli_error(o, K2_CLI_USAGE, "option --%s takes no value (see --help)",
                             k2_cli_optdefs[optopt - K2_CLI_OPT_BASE].name);
       }
-      if (optopt != 0 && arg[0] == '-' && arg[1] != '-') {
-        return k2_cli_error(o, K2_CLI_USAGE, "unknown option '-%c' (see --help)", optopt);
+      if (optopt > 0 && optopt < K2_CLI_OPT_BASE) {
+        // a short option: getopt is inside an argument such as "-q" or "-graph.mtx", and
+        // optind moves past that argument only after its last letter, so name the letter
+        return k2_cli_error(o, K2_CLI_USAGE,
+                            "unknown option '-%c' (see --help; a file whose name starts with '-': "
+                            "put '--' before it)",
+                            optopt);
       }
       return k2_cli_error(o, K2_CLI_USAGE, "unknown or ambiguous option '%s' (see --help)", arg);
     }

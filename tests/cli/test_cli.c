@@ -688,6 +688,9 @@ static void test_option_syntax(void **state) {
   expect_error(a, 2);
   snprintf(a, sizeof a, "bfs '%s' -q --source 1", karate);
   expect_error_saying(a, 2, "unknown option '-q'", NULL);
+  // a file name that starts with '-': the message names the letter getopt stopped at, not
+  // the argument before it, and says how to pass such a name
+  expect_error_saying("bfs -weird.mtx --source 1", 2, "unknown option '-w'", "put '--' before it");
   // an option of another command is unknown here
   snprintf(a, sizeof a, "cc '%s' --sources 1", karate);
   expect_error_saying(a, 2, "unknown", "--sources");
