@@ -381,6 +381,10 @@ static void test_error_lines(void **state) {
                       "(GrB_NOT_IMPLEMENTED)");
   expect_error_saying("demo --scale 8", 1, "k2grb demo: the right product on the tree: the CUDA engine declined",
                       "(GrB_NOT_IMPLEMENTED)");
+  // bench: a product that fails is an error, not a time of "inf"
+  snprintf(a, sizeof a, "bench '%s' --repeat 1", karate);
+  expect_error_saying(a, 1, "the right product on the tree (plus-times FP32) failed: the CUDA engine declined",
+                      "(GrB_NOT_IMPLEMENTED)");
   // --engine cuda does the same as K2GRB_ENGINE=cuda; no function name in any of these lines
   unsetenv("K2GRB_ENGINE");
   snprintf(a, sizeof a, "bfs '%s' --source 0 --engine cuda", karate);
