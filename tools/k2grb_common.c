@@ -45,6 +45,13 @@ int k2_cli_fail(const k2_cli_opts *o, int code, GrB_Info info, const char *messa
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  // the library's messages start with the function that failed ("K2_Matrix_load: g.k2: ..."):
+  // a user of the tool reads what failed, not which call
+  if (message != NULL && strncmp(message, "K2_", 3) == 0) {
+    size_t len = 3;
+    while (isalnum((unsigned char)message[len]) || message[len] == '_') len++;
+    if (message[len] == ':' && message[len + 1] == ' ') message += len + 2;
+  }
   bool has_message = message != NULL && message[0] != '\0';
   return k2_cli_error(o, code, "%s%s%s (%s)", what, has_message ? ": " : "", has_message ? message : "",
                       k2_cli_info_name(info));

@@ -354,6 +354,18 @@ static void test_error_lines(void **state) {
   expect_error_saying(a, 1, where, "(GrB_INVALID_INDEX)");
   snprintf(a, sizeof a, "info '%s/none.k2'", tmpdir);
   expect_error_saying(a, 1, "cannot open", "(GrB_INVALID_VALUE)");
+  // a file that is not a .k2 of k2grb: the reason, and no function name (K2_Matrix_load)
+  char bad[512];
+  snprintf(bad, sizeof bad, "%s/foreign.k2", tmpdir);
+  FILE *bf = fopen(bad, "wb");
+  assert_non_null(bf);
+  fputs("K2TREE, not k2grb's: some other library's header and body", bf);
+  fclose(bf);
+  snprintf(a, sizeof a, "info '%s'", bad);
+  char *bad_err = expect_error_line(a, 1);
+  assert_non_null(strstr(bad_err, "not a .k2 image"));
+  assert_null(strstr(bad_err, "K2_"));
+  free(bad_err);
   // strict mode on the CUDA engine without a device: the first product fails
   bool device = false;
   K2_ASSERT_OK(K2_Device_available(&device));
