@@ -7,12 +7,13 @@
 
 #include "k2grb_cli.h"
 
-// Best of `repeat` runs of one product, in seconds (INFINITY on error).
+// Best of `repeat` runs of one product, in seconds; on an error *info is the failed call's code.
 typedef enum { BENCH_K2_RIGHT, BENCH_K2_LEFT, BENCH_GRB_RIGHT, BENCH_GRB_LEFT } bench_kind;
 
 static double bench_one(bench_kind kind, bool boolean, K2_Matrix A, GrB_Matrix G, const void *x, void *y,
-                        GrB_Vector xv, GrB_Vector w, int repeat) {
+                        GrB_Vector xv, GrB_Vector w, int repeat, GrB_Info *status) {
   double best = INFINITY;
+  *status = GrB_SUCCESS;
   for (int r = 0; r < repeat; r++) {
     double t0 = k2_cli_now();
     GrB_Info info;
@@ -30,7 +31,10 @@ static double bench_one(bench_kind kind, bool boolean, K2_Matrix A, GrB_Matrix G
         if (info == GrB_SUCCESS) info = GrB_wait(w, GrB_MATERIALIZE);
         break;
     }
-    if (info != GrB_SUCCESS) return INFINITY;
+    if (info != GrB_SUCCESS) {
+      *status = info;
+      return INFINITY;
+    }
     best = fmin(best, k2_cli_now() - t0);
   }
   return best;
@@ -78,14 +82,25 @@ static int bench_file(const k2_cli_opts *o, const char *path, bool first) {
   if (rc == 0) {
     double t[2][4];
     const char *engine = "";
-    for (int b = 0; b < 2; b++) {
-      for (int k = 0; k < 4; k++) {
+    static const char *const product_words[4] = {"right product on the tree", "left product on the tree",
+                                                  "right product in SuiteSparse:GraphBLAS",
+                                                  "left product in SuiteSparse:GraphBLAS"};
+    for (int b = 0; b < 2 && rc == 0; b++) {
+      for (int k = 0; k < 4 && rc == 0; k++) {
+        K2_error_clear();
         t[b][k] = bench_one((bench_kind)k, b == 1, A, G, b ? (void *)bx : (void *)x, b ? (void *)by : (void *)y,
-                            b ? xb : xf, b ? wb : wf, o->repeat);
+                            b ? xb : xf, b ? wb : wf, o->repeat, &info);
+        if (info != GrB_SUCCESS) {
+          // a failed product is an error (strict mode, out of memory), not a time
+          rc = k2_cli_fail(o, K2_CLI_FAIL, info, k < 2 ? K2_error_string() : NULL, "%s: the %s (%s) failed", path,
+                           product_words[k], b ? "Boolean" : "plus-times FP32");
+        }
         if (k == BENCH_K2_LEFT) engine = K2_engine_name(K2_last_engine());
       }
     }
-    if (o->json) {
+    if (rc != 0) {
+      // reported above
+    } else if (o->json) {
       printf("%s{\"file\": ", first ? "" : ",\n  ");
       k2_cli_json_string(stdout, path);
       printf(", \"nodes\": %llu, \"edges\": %llu, \"bits_per_edge\": %.3f, \"bytes_k2\": %llu, "

@@ -45,6 +45,13 @@ int k2_cli_fail(const k2_cli_opts *o, int code, GrB_Info info, const char *messa
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  // the library's messages start with the function that failed ("K2_Matrix_load: g.k2: ..."):
+  // a user of the tool reads what failed, not which call
+  if (message != NULL && strncmp(message, "K2_", 3) == 0) {
+    size_t len = 3;
+    while (isalnum((unsigned char)message[len]) || message[len] == '_') len++;
+    if (message[len] == ':' && message[len + 1] == ' ') message += len + 2;
+  }
   bool has_message = message != NULL && message[0] != '\0';
   return k2_cli_error(o, code, "%s%s%s (%s)", what, has_message ? ": " : "", has_message ? message : "",
                       k2_cli_info_name(info));
@@ -320,8 +327,13 @@ int k2_cli_parse(k2_cli_opts *o, const char *cmd, const char *allowed, int min_f
         return k2_cli_error(o, K2_CLI_USAGE, "option --%s takes no value (see --help)",
                             k2_cli_optdefs[optopt - K2_CLI_OPT_BASE].name);
       }
-      if (optopt != 0 && arg[0] == '-' && arg[1] != '-') {
-        return k2_cli_error(o, K2_CLI_USAGE, "unknown option '-%c' (see --help)", optopt);
+      if (optopt > 0 && optopt < K2_CLI_OPT_BASE) {
+        // a short option: getopt is inside an argument such as "-q" or "-graph.mtx", and
+        // optind moves past that argument only after its last letter, so name the letter
+        return k2_cli_error(o, K2_CLI_USAGE,
+                            "unknown option '-%c' (see --help; a file whose name starts with '-': "
+                            "put '--' before it)",
+                            optopt);
       }
       return k2_cli_error(o, K2_CLI_USAGE, "unknown or ambiguous option '%s' (see --help)", arg);
     }

@@ -354,6 +354,18 @@ static void test_error_lines(void **state) {
   expect_error_saying(a, 1, where, "(GrB_INVALID_INDEX)");
   snprintf(a, sizeof a, "info '%s/none.k2'", tmpdir);
   expect_error_saying(a, 1, "cannot open", "(GrB_INVALID_VALUE)");
+  // a file that is not a .k2 of k2grb: the reason, and no function name (K2_Matrix_load)
+  char bad[512];
+  snprintf(bad, sizeof bad, "%s/foreign.k2", tmpdir);
+  FILE *bf = fopen(bad, "wb");
+  assert_non_null(bf);
+  fputs("K2TREE, not k2grb's: some other library's header and body", bf);
+  fclose(bf);
+  snprintf(a, sizeof a, "info '%s'", bad);
+  char *bad_err = expect_error_line(a, 1);
+  assert_non_null(strstr(bad_err, "not a .k2 image"));
+  assert_null(strstr(bad_err, "K2_"));
+  free(bad_err);
   // strict mode on the CUDA engine without a device: the first product fails
   bool device = false;
   K2_ASSERT_OK(K2_Device_available(&device));
@@ -380,6 +392,10 @@ static void test_error_lines(void **state) {
   expect_error_saying(a, 1, "k2grb pagerank: PageRank (LDBC): computing the out-degrees: ",
                       "(GrB_NOT_IMPLEMENTED)");
   expect_error_saying("demo --scale 8", 1, "k2grb demo: the right product on the tree: the CUDA engine declined",
+                      "(GrB_NOT_IMPLEMENTED)");
+  // bench: a product that fails is an error, not a time of "inf"
+  snprintf(a, sizeof a, "bench '%s' --repeat 1", karate);
+  expect_error_saying(a, 1, "the right product on the tree (plus-times FP32) failed: the CUDA engine declined",
                       "(GrB_NOT_IMPLEMENTED)");
   // --engine cuda does the same as K2GRB_ENGINE=cuda; no function name in any of these lines
   unsetenv("K2GRB_ENGINE");
@@ -688,6 +704,9 @@ static void test_option_syntax(void **state) {
   expect_error(a, 2);
   snprintf(a, sizeof a, "bfs '%s' -q --source 1", karate);
   expect_error_saying(a, 2, "unknown option '-q'", NULL);
+  // a file name that starts with '-': the message names the letter getopt stopped at, not
+  // the argument before it, and says how to pass such a name
+  expect_error_saying("bfs -weird.mtx --source 1", 2, "unknown option '-w'", "put '--' before it");
   // an option of another command is unknown here
   snprintf(a, sizeof a, "cc '%s' --sources 1", karate);
   expect_error_saying(a, 2, "unknown", "--sources");
