@@ -11,6 +11,7 @@
 // w<mask> = accum (w, T) by GrB_Vector_apply with the identity. Without mask and accumulator,
 // or with replace and a T that already obeys the mask, and with w of T's type, T's arrays move
 // into w directly.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,12 +73,158 @@ static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64
   if (R->present == NULL) {
     R->present = malloc(n > 0 ? n : 1);
     if (R->present == NULL) return GrB_OUT_OF_MEMORY;
+    _Pragma("omp parallel for schedule(static) if (n >= 65536)")
     for (GrB_Index i = 0; i < n; i++) R->present[i] = skip[i] == 0;
     R->nvals = allowed;
     return GrB_SUCCESS;
   }
+  _Pragma("omp parallel for schedule(static) if (n >= 65536)")
   for (GrB_Index i = 0; i < n; i++) R->present[i] &= (uint8_t)(skip[i] == 0);
   R->nvals = K2_NVALS_UNKNOWN;
+  return GrB_SUCCESS;
+}
+
+// An accumulator the bridge applies itself: a predefined PLUS, TIMES, MIN or MAX of T's type.
+typedef enum { K2_ACCUM_NONE = 0, K2_ACCUM_PLUS, K2_ACCUM_TIMES, K2_ACCUM_MIN, K2_ACCUM_MAX } k2_accum_kind;
+
+static k2_accum_kind k2_accum_of(GrB_BinaryOp op, k2_type t) {
+  static const struct {
+    k2_type t;
+    GrB_BinaryOp *plus, *times, *min, *max;
+  } ops[] = {
+      {K2_T_INT32, &GrB_PLUS_INT32, &GrB_TIMES_INT32, &GrB_MIN_INT32, &GrB_MAX_INT32},
+      {K2_T_INT64, &GrB_PLUS_INT64, &GrB_TIMES_INT64, &GrB_MIN_INT64, &GrB_MAX_INT64},
+      {K2_T_FP32, &GrB_PLUS_FP32, &GrB_TIMES_FP32, &GrB_MIN_FP32, &GrB_MAX_FP32},
+      {K2_T_FP64, &GrB_PLUS_FP64, &GrB_TIMES_FP64, &GrB_MIN_FP64, &GrB_MAX_FP64},
+  };
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+    if (ops[k].t != t) continue;
+    if (op == *ops[k].plus) return K2_ACCUM_PLUS;
+    if (op == *ops[k].times) return K2_ACCUM_TIMES;
+    if (op == *ops[k].min) return K2_ACCUM_MIN;
+    if (op == *ops[k].max) return K2_ACCUM_MAX;
+  }
+  return K2_ACCUM_NONE;
+}
+
+// The dense passes run on the OpenMP threads from 2^16 entries (the engine's threads left T's
+// values in their caches).
+#define K2_ACCUM_PARALLEL _Pragma("omp parallel for schedule(static) if (n >= 65536)")
+
+// w(i) = op (w(i), t(i)) where T has entry i, in T's type, as GraphBLAS computes it: integers
+// wrap around (sums and products taken in uint64_t), floats take fmin/fmax. One tight loop per
+// operator and form of T (listed, bitmap, full).
+#define K2_ACCUM_FORMS(T, OP)                                                               \
+  do {                                                                                      \
+    T *wv = (T *)W;                                                                         \
+    const T *tv = (const T *)R->values;                                                     \
+    if (R->indices != NULL) {                                                               \
+      for (GrB_Index k = 0; k < R->nvals; k++) wv[R->indices[k]] = OP(T, wv[R->indices[k]], tv[k]); \
+    } else if (R->present != NULL) {                                                        \
+      const uint8_t *tp = R->present;                                                       \
+      K2_ACCUM_PARALLEL                                                                     \
+      for (GrB_Index i = 0; i < n; i++) wv[i] = tp[i] ? OP(T, wv[i], tv[i]) : wv[i];        \
+    } else {                                                                                \
+      K2_ACCUM_PARALLEL                                                                     \
+      for (GrB_Index i = 0; i < n; i++) wv[i] = OP(T, wv[i], tv[i]);                        \
+    }                                                                                       \
+  } while (0)
+// An iso w (one value v, a scalar assigned to all) and a dense or bitmap T: T's own array
+// becomes w's, t(i) = op (v, t(i)) where T has entry i and v elsewhere (one pass, no allocation).
+#define K2_ACCUM_ISO_FORMS(T, OP)                                                       \
+  do {                                                                                  \
+    T v;                                                                                \
+    memcpy(&v, W, sizeof v);                                                            \
+    T *tv = (T *)R->values;                                                             \
+    if (R->present != NULL) {                                                           \
+      const uint8_t *tp = R->present;                                                   \
+      K2_ACCUM_PARALLEL                                                                 \
+      for (GrB_Index i = 0; i < n; i++) tv[i] = tp[i] ? OP(T, v, tv[i]) : v;            \
+    } else {                                                                            \
+      K2_ACCUM_PARALLEL                                                                 \
+      for (GrB_Index i = 0; i < n; i++) tv[i] = OP(T, v, tv[i]);                        \
+    }                                                                                   \
+  } while (0)
+#define K2_ACCUM_LOOP(FORMS, T, PLUSF, TIMESF, MINF, MAXF) \
+  do {                                                     \
+    switch (kind) {                                        \
+      case K2_ACCUM_PLUS: FORMS(T, PLUSF); break;          \
+      case K2_ACCUM_TIMES: FORMS(T, TIMESF); break;        \
+      case K2_ACCUM_MIN: FORMS(T, MINF); break;            \
+      default: FORMS(T, MAXF); break;                      \
+    }                                                      \
+  } while (0)
+#define K2_ACCUM_TYPED(FORMS)                                                                       \
+  do {                                                                                              \
+    switch (t) {                                                                                    \
+      case K2_T_INT32: K2_ACCUM_LOOP(FORMS, int32_t, K2_ADD_WRAP, K2_MUL_WRAP, K2_MIN_INT, K2_MAX_INT); break; \
+      case K2_T_INT64: K2_ACCUM_LOOP(FORMS, int64_t, K2_ADD_WRAP, K2_MUL_WRAP, K2_MIN_INT, K2_MAX_INT); break; \
+      case K2_T_FP32: K2_ACCUM_LOOP(FORMS, float, K2_ADD_FLOAT, K2_MUL_FLOAT, K2_MIN_FP32, K2_MAX_FP32); break; \
+      default: K2_ACCUM_LOOP(FORMS, double, K2_ADD_FLOAT, K2_MUL_FLOAT, K2_MIN_FP64, K2_MAX_FP64); break;     \
+    }                                                                                               \
+  } while (0)
+#define K2_ADD_WRAP(T, a, b) ((T)((uint64_t)(a) + (uint64_t)(b)))
+#define K2_MUL_WRAP(T, a, b) ((T)((uint64_t)(a) * (uint64_t)(b)))
+#define K2_ADD_FLOAT(T, a, b) ((T)((a) + (b)))
+#define K2_MUL_FLOAT(T, a, b) ((T)((a) * (b)))
+#define K2_MIN_INT(T, a, b) ((a) < (b) ? (a) : (b))
+#define K2_MAX_INT(T, a, b) ((a) > (b) ? (a) : (b))
+#define K2_MIN_FP32(T, a, b) fminf(a, b)
+#define K2_MAX_FP32(T, a, b) fmaxf(a, b)
+#define K2_MIN_FP64(T, a, b) fmin(a, b)
+#define K2_MAX_FP64(T, a, b) fmax(a, b)
+
+// w = accum (w, T) with no mask, for a full w of T's type and an accumulator of k2_accum_of:
+// w's values are taken out of it, updated where T has an entry and put back (O(1) moves and
+// one pass, where GraphBLAS's accumulation costs about 1 ms on 3 10^5 entries). *done false
+// when w is not such a vector (nothing changed then).
+static GrB_Info k2_api_accumulate_full(bool *done, GrB_Vector w, k2_type t, k2_accum_kind kind,
+                                       k2_result *R) {
+  *done = false;
+  GrB_Index n = 0, nv = 0;
+  if (GrB_Vector_size(&n, w) != GrB_SUCCESS || GrB_Vector_nvals(&nv, w) != GrB_SUCCESS || n == 0 ||
+      nv != n || n != R->n) {
+    return GrB_SUCCESS;
+  }
+  int sparsity = 0;
+  if (GxB_Vector_Option_get(w, GxB_SPARSITY_STATUS, &sparsity) != GrB_SUCCESS || sparsity != GxB_FULL)
+    return GrB_SUCCESS;
+  const size_t ts = k2_type_size(t);
+  void *W = NULL;
+  GrB_Index wsize = 0;
+  bool iso = false;
+  if (GxB_Vector_unpack_Full(w, &W, &wsize, &iso, NULL) != GrB_SUCCESS) return GrB_SUCCESS;
+  if (iso && R->indices == NULL) {
+    // T's array becomes w's (k2_result's values are n entries of T's type)
+    K2_ACCUM_TYPED(K2_ACCUM_ISO_FORMS);
+    free(W);
+    W = R->values;
+    R->values = NULL;
+    wsize = n * ts;
+  } else if (iso) {
+    // a listed T: spread the one value, then update the listed entries
+    void *full = wsize >= ts ? malloc(n * ts) : NULL;
+    if (full == NULL) {
+      (void)GxB_Vector_pack_Full(w, &W, wsize, iso, NULL);  // as it was; GraphBLAS accumulates
+      return GrB_SUCCESS;
+    }
+    for (GrB_Index i = 0; i < n; i++) memcpy((char *)full + i * ts, W, ts);
+    free(W);
+    W = full;
+    wsize = n * ts;
+    K2_ACCUM_TYPED(K2_ACCUM_FORMS);
+  } else if (wsize < n * ts) {
+    (void)GxB_Vector_pack_Full(w, &W, wsize, iso, NULL);
+    return GrB_SUCCESS;
+  } else {
+    K2_ACCUM_TYPED(K2_ACCUM_FORMS);
+  }
+  GrB_Info info = GxB_Vector_pack_Full(w, &W, wsize, false, NULL);
+  if (info != GrB_SUCCESS) {
+    free(W);
+    return info;
+  }
+  *done = true;
   return GrB_SUCCESS;
 }
 
@@ -101,6 +248,17 @@ static GrB_Info k2_api_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vect
     }
     mask_applied = true;
     k2_profile_lap(pc, K2_PROFILE_APPLY);
+  }
+  if (no_mask && accum != NULL && wtype == k2_type_grb(t)) {
+    const k2_accum_kind kind = k2_accum_of(accum, t);
+    bool done = false;
+    info = kind != K2_ACCUM_NONE ? k2_api_accumulate_full(&done, w, t, kind, R) : GrB_SUCCESS;
+    if (info != GrB_SUCCESS || done) {
+      k2_result_free(R);
+      k2_profile_lap(pc, K2_PROFILE_APPLY);
+      if (info != GrB_SUCCESS) K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the values back into w", fn);
+      return GrB_SUCCESS;
+    }
   }
   if (plain && (no_mask || (replace && mask_applied))) {
     info = k2_api_pack(w, R, ts);
