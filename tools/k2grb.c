@@ -15,6 +15,7 @@ static const k2_cli_command k2_cli_commands[] = {
     {"pagerank", k2grb_pagerank, "PageRank (LAGraph, GAP or LDBC Graphalytics model)"},
     {"sssp", k2grb_sssp, "hop-count shortest paths from one source (min-plus Bellman-Ford)"},
     {"cc", k2grb_cc, "weakly connected components"},
+    {"wcc", k2grb_cc, "the same as cc"},
     {"bench", k2grb_bench, "product timings: tree against SuiteSparse on a CSR"},
 };
 

@@ -163,11 +163,11 @@ int k2grb_bench(int argc, char **argv) {
   k2_cli_rep_str(&r, "engine_requested", "%s", o.engine_word);
   k2_cli_rep_tail(&r);
   if (o.json) {
-    printf("]");
+    printf("]");  // the object stays valid JSON; the error went to stderr
     k2_cli_rep_print_items(&r);
     printf("}\n");
-  } else {
-    k2_cli_rep_print(&o, &r);
+  } else if (rc <= 0) {
+    k2_cli_rep_print(&o, &r);  // a failed run ends with its error line, as the other commands
   }
   K2_finalize();
   return rc < 0 ? 0 : rc;

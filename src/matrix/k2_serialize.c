@@ -222,7 +222,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
       BAD("this .k2 file was written by another k²-tree library (acubeLab k2, plain depth-first "
           "layout; %llu x %llu, %ux%u leaves), not by k2grb: convert it from its edge list",
           name, (unsigned long long)real, (unsigned long long)real, leaf, leaf);
-    BAD("not a .k2 image (bad magic at offset 0)", name);
+    BAD("not a .k2 image (its first 8 bytes are not the magic number of k2grb's files, \"K2GRB\\0\\r\\n\")", name);
   }
   if (len < K2F_HEADER_BYTES)
     BAD("truncated: %llu bytes, the header alone needs %d", name, (unsigned long long)len,

@@ -313,6 +313,13 @@ static void test_sssp_cc_msbfs(void **state) {
   snprintf(path, sizeof path, "%s/cc.txt", tmpdir);
   assert_int_equal(alg_read_expected(path, got, g.n), g.n);
   for (GrB_Index i = 0; i < g.n; i++) assert_true(got[i] == (double)oracle[i]);
+  // wcc is another name of cc: the same labels
+  snprintf(a, sizeof a, "wcc '%s' --out '%s/wcc.txt'", eu, tmpdir);
+  assert_int_equal(run(a), 0);
+  char *cc_text = slurp("cc.txt"), *wcc_text = slurp("wcc.txt");
+  assert_string_equal(cc_text, wcc_text);
+  free(cc_text);
+  free(wcc_text);
   snprintf(a, sizeof a, "sssp '%s' --source 5 --check --out '%s/sssp.txt'", eu, tmpdir);
   assert_int_equal(run(a), 0);
   alg_oracle_bfs(oracle, g.n, g.rowptr, g.col, 5);

@@ -23,7 +23,7 @@ static void expect_generic(GrB_Info info, K2_Matrix A, K2_Matrix before, const c
     fail_msg("%s: got %d (%s), want GrB_INVALID_OBJECT", path, (int)info, K2_error_string());
   assert_ptr_equal(A, before);
   const char *m = K2_error_string();
-  if (strstr(m, path) == NULL || strstr(m, "not a .k2 image (bad magic") == NULL ||
+  if (strstr(m, path) == NULL || strstr(m, "not a .k2 image (its first 8 bytes are not the magic number") == NULL ||
       strstr(m, "another") != NULL)
     fail_msg("%s: message '%s' is not the generic one", path, m);
 }
