@@ -157,17 +157,20 @@ int k2grb_bench(int argc, char **argv) {
            "fp32 k2 R", "SS R", "k2 L", "SS L", "bool k2 R", "SS R", "k2 L", "SS L");
   }
   for (int f = 0; f < o.nfiles && rc <= 0; f++) rc = bench_file(&o, o.files[f], f == 0);
-  // the keys every command ends with
-  k2_cli_report r = {0};
-  k2_cli_rep_num(&r, "seconds", "%.3f", k2_cli_now() - t0);
-  k2_cli_rep_str(&r, "engine_requested", "%s", o.engine_word);
-  k2_cli_rep_tail(&r);
-  if (o.json) {
-    printf("]");  // the object stays valid JSON; the error went to stderr
-    k2_cli_rep_print_items(&r);
-    printf("}\n");
-  } else if (rc <= 0) {
-    k2_cli_rep_print(&o, &r);  // a failed run ends with its error line, as the other commands
+  // the keys every command ends with; a failed run in text ends with its error line, as the
+  // other commands (in JSON the object stays valid, the error on stderr)
+  if (o.json || rc <= 0) {
+    k2_cli_report r = {0};
+    k2_cli_rep_num(&r, "seconds", "%.3f", k2_cli_now() - t0);
+    k2_cli_rep_str(&r, "engine_requested", "%s", o.engine_word);
+    k2_cli_rep_tail(&r);
+    if (o.json) {
+      printf("]");
+      k2_cli_rep_print_items(&r);
+      printf("}\n");
+    } else {
+      k2_cli_rep_print(&o, &r);
+    }
   }
   K2_finalize();
   return rc < 0 ? 0 : rc;
