@@ -55,12 +55,13 @@ static GrB_Info k2_dvec_check(const struct K2_DeviceVector_opaque *v, const char
   return GrB_SUCCESS;
 }
 
-// A fail-fast check in a public call: returns its code from the caller.
-#define K2_DVEC_CHECK(v, fn, name)                          \
-  do {                                                      \
-    GrB_Info k2_dv_info_ = k2_dvec_check((v), (fn), (name)); \
-    if (k2_dv_info_ != GrB_SUCCESS) return k2_dv_info_;     \
+// A fail-fast check in a public call (nothing to clean up yet): returns its code from the caller.
+#define K2_DVEC_RETURN_ON(check)                        \
+  do {                                                  \
+    GrB_Info k2_dv_info_ = (check);                     \
+    if (k2_dv_info_ != GrB_SUCCESS) return k2_dv_info_; \
   } while (0)
+#define K2_DVEC_CHECK(v, fn, name) K2_DVEC_RETURN_ON(k2_dvec_check((v), (fn), (name)))
 
 // A vector (width 1) or a batch of `width` vectors of `rows` entries.
 static GrB_Info k2_dvec_create(K2_DeviceVector *v, GrB_Type type, GrB_Index rows, GrB_Index width,
@@ -147,11 +148,7 @@ static GrB_Info k2_dvec_single(const struct K2_DeviceVector_opaque *v, const cha
             (unsigned long long)v->width);
   return GrB_SUCCESS;
 }
-#define K2_DVEC_SINGLE(v, fn, name)                              \
-  do {                                                           \
-    GrB_Info k2_dv_info_ = k2_dvec_single((v), (fn), (name));    \
-    if (k2_dv_info_ != GrB_SUCCESS) return k2_dv_info_;          \
-  } while (0)
+#define K2_DVEC_SINGLE(v, fn, name) K2_DVEC_RETURN_ON(k2_dvec_single((v), (fn), (name)))
 
 // v's entry count, counted on the device when not known.
 static GrB_Info k2_dvec_nvals(GrB_Index *nvals, struct K2_DeviceVector_opaque *v, const char *fn) {

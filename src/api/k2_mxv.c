@@ -84,35 +84,12 @@ static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64
   return GrB_SUCCESS;
 }
 
-// An accumulator the bridge applies itself: a predefined PLUS, TIMES, MIN or MAX of T's type.
-typedef enum { K2_ACCUM_NONE = 0, K2_ACCUM_PLUS, K2_ACCUM_TIMES, K2_ACCUM_MIN, K2_ACCUM_MAX } k2_accum_kind;
-
-static k2_accum_kind k2_accum_of(GrB_BinaryOp op, k2_type t) {
-  static const struct {
-    k2_type t;
-    GrB_BinaryOp *plus, *times, *min, *max;
-  } ops[] = {
-      {K2_T_INT32, &GrB_PLUS_INT32, &GrB_TIMES_INT32, &GrB_MIN_INT32, &GrB_MAX_INT32},
-      {K2_T_INT64, &GrB_PLUS_INT64, &GrB_TIMES_INT64, &GrB_MIN_INT64, &GrB_MAX_INT64},
-      {K2_T_FP32, &GrB_PLUS_FP32, &GrB_TIMES_FP32, &GrB_MIN_FP32, &GrB_MAX_FP32},
-      {K2_T_FP64, &GrB_PLUS_FP64, &GrB_TIMES_FP64, &GrB_MIN_FP64, &GrB_MAX_FP64},
-  };
-  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-    if (ops[k].t != t) continue;
-    if (op == *ops[k].plus) return K2_ACCUM_PLUS;
-    if (op == *ops[k].times) return K2_ACCUM_TIMES;
-    if (op == *ops[k].min) return K2_ACCUM_MIN;
-    if (op == *ops[k].max) return K2_ACCUM_MAX;
-  }
-  return K2_ACCUM_NONE;
-}
-
 // The dense passes run on the OpenMP threads from 2^16 entries (the engine's threads left T's
 // values in their caches).
 #define K2_ACCUM_PARALLEL _Pragma("omp parallel for schedule(static) if (n >= 65536)")
 
-// w(i) = op (w(i), t(i)) where T has entry i, in T's type, as GraphBLAS computes it: integers
-// wrap around (sums and products taken in uint64_t), floats take fmin/fmax. One tight loop per
+// w(i) = op (w(i), t(i)) where T has entry i, in T's type, as GraphBLAS computes it: integer
+// sums wrap around (taken in uint64_t), floats take fmin/fmax. One tight loop per
 // operator and form of T (listed, bitmap, full).
 #define K2_ACCUM_FORMS(T, OP)                                                               \
   do {                                                                                      \
@@ -145,28 +122,25 @@ static k2_accum_kind k2_accum_of(GrB_BinaryOp op, k2_type t) {
       for (GrB_Index i = 0; i < n; i++) tv[i] = OP(T, v, tv[i]);                        \
     }                                                                                   \
   } while (0)
-#define K2_ACCUM_LOOP(FORMS, T, PLUSF, TIMESF, MINF, MAXF) \
-  do {                                                     \
-    switch (kind) {                                        \
-      case K2_ACCUM_PLUS: FORMS(T, PLUSF); break;          \
-      case K2_ACCUM_TIMES: FORMS(T, TIMESF); break;        \
-      case K2_ACCUM_MIN: FORMS(T, MINF); break;            \
-      default: FORMS(T, MAXF); break;                      \
-    }                                                      \
+#define K2_ACCUM_LOOP(FORMS, T, PLUSF, MINF, MAXF) \
+  do {                                            \
+    switch (m) {                                  \
+      case K2_MON_PLUS: FORMS(T, PLUSF); break;   \
+      case K2_MON_MIN: FORMS(T, MINF); break;     \
+      default: FORMS(T, MAXF); break;             \
+    }                                             \
   } while (0)
 #define K2_ACCUM_TYPED(FORMS)                                                                       \
   do {                                                                                              \
     switch (t) {                                                                                    \
-      case K2_T_INT32: K2_ACCUM_LOOP(FORMS, int32_t, K2_ADD_WRAP, K2_MUL_WRAP, K2_MIN_INT, K2_MAX_INT); break; \
-      case K2_T_INT64: K2_ACCUM_LOOP(FORMS, int64_t, K2_ADD_WRAP, K2_MUL_WRAP, K2_MIN_INT, K2_MAX_INT); break; \
-      case K2_T_FP32: K2_ACCUM_LOOP(FORMS, float, K2_ADD_FLOAT, K2_MUL_FLOAT, K2_MIN_FP32, K2_MAX_FP32); break; \
-      default: K2_ACCUM_LOOP(FORMS, double, K2_ADD_FLOAT, K2_MUL_FLOAT, K2_MIN_FP64, K2_MAX_FP64); break;     \
+      case K2_T_INT32: K2_ACCUM_LOOP(FORMS, int32_t, K2_ADD_WRAP, K2_MIN_INT, K2_MAX_INT); break; \
+      case K2_T_INT64: K2_ACCUM_LOOP(FORMS, int64_t, K2_ADD_WRAP, K2_MIN_INT, K2_MAX_INT); break; \
+      case K2_T_FP32: K2_ACCUM_LOOP(FORMS, float, K2_ADD_FLOAT, K2_MIN_FP32, K2_MAX_FP32); break; \
+      default: K2_ACCUM_LOOP(FORMS, double, K2_ADD_FLOAT, K2_MIN_FP64, K2_MAX_FP64); break;     \
     }                                                                                               \
   } while (0)
 #define K2_ADD_WRAP(T, a, b) ((T)((uint64_t)(a) + (uint64_t)(b)))
-#define K2_MUL_WRAP(T, a, b) ((T)((uint64_t)(a) * (uint64_t)(b)))
 #define K2_ADD_FLOAT(T, a, b) ((T)((a) + (b)))
-#define K2_MUL_FLOAT(T, a, b) ((T)((a) * (b)))
 #define K2_MIN_INT(T, a, b) ((a) < (b) ? (a) : (b))
 #define K2_MAX_INT(T, a, b) ((a) > (b) ? (a) : (b))
 #define K2_MIN_FP32(T, a, b) fminf(a, b)
@@ -174,12 +148,11 @@ static k2_accum_kind k2_accum_of(GrB_BinaryOp op, k2_type t) {
 #define K2_MIN_FP64(T, a, b) fmin(a, b)
 #define K2_MAX_FP64(T, a, b) fmax(a, b)
 
-// w = accum (w, T) with no mask, for a full w of T's type and an accumulator of k2_accum_of:
+// w = accum (w, T) with no mask, for a full w of T's type and a PLUS, MIN or MAX accumulator m:
 // w's values are taken out of it, updated where T has an entry and put back (O(1) moves and
 // one pass, where GraphBLAS's accumulation costs about 1 ms on 3 10^5 entries). *done false
 // when w is not such a vector (nothing changed then).
-static GrB_Info k2_api_accumulate_full(bool *done, GrB_Vector w, k2_type t, k2_accum_kind kind,
-                                       k2_result *R) {
+static GrB_Info k2_api_accumulate_full(bool *done, GrB_Vector w, k2_type t, k2_monoid m, k2_result *R) {
   *done = false;
   GrB_Index n = 0, nv = 0;
   if (GrB_Vector_size(&n, w) != GrB_SUCCESS || GrB_Vector_nvals(&nv, w) != GrB_SUCCESS || n == 0 ||
@@ -250,9 +223,9 @@ static GrB_Info k2_api_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vect
     k2_profile_lap(pc, K2_PROFILE_APPLY);
   }
   if (no_mask && accum != NULL && wtype == k2_type_grb(t)) {
-    const k2_accum_kind kind = k2_accum_of(accum, t);
+    k2_monoid m = K2_MON_PLUS;
     bool done = false;
-    info = kind != K2_ACCUM_NONE ? k2_api_accumulate_full(&done, w, t, kind, R) : GrB_SUCCESS;
+    info = k2_semiring_accum_monoid(accum, t, &m) ? k2_api_accumulate_full(&done, w, t, m, R) : GrB_SUCCESS;
     if (info != GrB_SUCCESS || done) {
       k2_result_free(R);
       k2_profile_lap(pc, K2_PROFILE_APPLY);

@@ -106,6 +106,14 @@ static bool k2_monoid_of(GrB_BinaryOp op, k2_monoid_row *out) {
   return false;
 }
 
+bool k2_semiring_accum_monoid(GrB_BinaryOp op, k2_type t, k2_monoid *m) {
+  k2_monoid_row row;
+  if (op == NULL || t == K2_T_BOOL || !k2_monoid_of(op, &row) || row.type != t) return false;
+  if (row.monoid != K2_MON_PLUS && row.monoid != K2_MON_MIN && row.monoid != K2_MON_MAX) return false;
+  *m = (k2_monoid)row.monoid;
+  return true;
+}
+
 // What a multiply operator computes from the matrix value a (the edge weight) and the vector
 // value v, as the engines' multiply (k2_kernels.h), with the matrix as its first operand (mxv)
 // and as its second (vxm). K2_MUL_COUNT: an operator the engines do not run (named for the

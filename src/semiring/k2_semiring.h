@@ -39,6 +39,10 @@ bool k2_semiring_positional(GrB_Semiring s);
 // weight (cast to the semiring's type with GraphBLAS's typecasting rules).
 void k2_semiring_setup(k2_product *P, const k2_semiring_class *c, double weight);
 
+// The monoid an operator computes when it is PLUS, MIN or MAX of type t (an accumulator the
+// API can apply itself); false for any other operator or type.
+bool k2_semiring_accum_monoid(GrB_BinaryOp op, k2_type t, k2_monoid *m);
+
 // The GrB_Type of a k2_type and back (-1 if the type is not one of the five).
 GrB_Type k2_type_grb(k2_type t);
 int k2_type_from_grb(GrB_Type t);

@@ -1,8 +1,8 @@
 // test_accumulate.c: the bridge's own accumulation and masking of a product's result, against
-// GraphBLAS on the same matrix. With no mask, a predefined PLUS, TIMES, MIN or MAX of the
-// semiring's type and a full w (iso or not), the bridge updates w's values itself; under a
-// mask with replace it drops the masked-out entries of a dense result itself. Every other w
-// (bitmap, sparse, another type, another operator) goes through GraphBLAS. Each case compares
+// GraphBLAS on the same matrix. With no mask, a predefined PLUS, MIN or MAX of the semiring's
+// type and a full w (iso or not), the bridge updates w's values itself; under a mask with
+// replace it drops the masked-out entries of a dense result itself. Every other w (bitmap,
+// sparse, another type, another operator such as TIMES or MINUS) goes through GraphBLAS. Each case compares
 // the whole w, pattern and values, exactly (integer-valued inputs; integer sums that overflow
 // must wrap as GraphBLAS's do).
 // SPDX-License-Identifier: Apache-2.0
@@ -40,6 +40,16 @@ static void assert_same(GrB_Vector a, GrB_Vector b, const char *what) {
   free(Ia), free(Ib), free(Xa), free(Xb), free(Fa), free(Fb);
 }
 
+// A random N x N tree and GraphBLAS's own copy of it
+static void matrix_pair(uint64_t seed, uint64_t nvals, k2_coo_list *L, K2_Matrix *A, GrB_Matrix *G) {
+  k2_rng rng = {seed};
+  k2_coo_random(L, N, N, nvals, &rng);
+  k2_coo_canonical(L);
+  *A = k2_test_matrix(L, NULL);
+  *G = NULL;
+  K2_ASSERT_OK(K2_Matrix_getGrB(G, *A));
+}
+
 // w as a case wants it: full with distinct values, full iso (one scalar assigned to all), or
 // bitmap (every other entry)
 typedef enum { W_FULL, W_ISO, W_BITMAP, W_KINDS } w_kind;
@@ -61,13 +71,10 @@ static GrB_Vector make_w(GrB_Type type, w_kind kind, int64_t big) {
 
 static void test_accumulators(void **state) {
   (void)state;
-  k2_rng rng = {2024};
   k2_coo_list L;
-  k2_coo_random(&L, N, N, 2400, &rng);
-  k2_coo_canonical(&L);
-  K2_Matrix A = k2_test_matrix(&L, NULL);
-  GrB_Matrix G = NULL;
-  K2_ASSERT_OK(K2_Matrix_getGrB(&G, A));
+  K2_Matrix A;
+  GrB_Matrix G;
+  matrix_pair(2024, 2400, &L, &A, &G);
   struct {
     GrB_Type type;
     GrB_Semiring semiring;
@@ -127,13 +134,10 @@ static void test_accumulators(void **state) {
 // w<mask, replace> = A u with a dense result: every mask kind, w aliased with u or the mask
 static void test_masked_replace(void **state) {
   (void)state;
-  k2_rng rng = {77};
   k2_coo_list L;
-  k2_coo_random(&L, N, N, 3000, &rng);
-  k2_coo_canonical(&L);
-  K2_Matrix A = k2_test_matrix(&L, NULL);
-  GrB_Matrix G = NULL;
-  K2_ASSERT_OK(K2_Matrix_getGrB(&G, A));
+  K2_Matrix A;
+  GrB_Matrix G;
+  matrix_pair(77, 3000, &L, &A, &G);
   const GrB_Descriptor descs[] = {GrB_DESC_R, GrB_DESC_RC, GrB_DESC_RS, GrB_DESC_RSC};
   int compared = 0;
   for (int d = 0; d < 4; d++) {
