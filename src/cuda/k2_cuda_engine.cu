@@ -25,6 +25,7 @@
 #include "cuda/k2_cuda_plan.cuh"
 #include "matrix/k2_rows.h"
 #include "util/k2_clock.h"
+#include "util/k2_copy.h"
 
 extern "C" {
 // Defined by the core (src/matrix); frees the device copy of a matrix that is freed or changes.
@@ -381,6 +382,72 @@ int ensure_staging(uint64_t need) {
     return cuda_fail(e, "allocating pinned host memory for the sparse vectors");
   }
   g_host_bytes = need;
+  return 0;
+}
+
+// ---- host <-> device through the pinned staging buffer ------------------------------------------
+// A copy from pageable memory runs at one core's copy rate (about 12 GB/s on the H200's host, for
+// a 1.3 MB vector), a copy from pinned memory at the link's (45-55 GB/s). So host vectors go
+// through g_host: the host side copied on several threads, the device side one DMA per direction
+// (per chunk of kStageMax for larger vectors). A piece is one host array at an offset of a
+// device range whose pieces are laid out back to back, as in the staging buffer.
+constexpr uint64_t kStageMax = UINT64_C(64) << 20;
+
+struct Piece {
+  void *host;       // const for copies up
+  uint64_t off;     // from the device range's start (and the staging buffer's)
+  uint64_t bytes;
+};
+
+int stage_up(char *dev, const Piece *p, int n, cudaStream_t s) {
+  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
+  if (total == 0) return 0;
+  if (total <= kStageMax) {
+    int rc = ensure_staging(total);
+    if (rc != 0) return rc;
+    // the staging buffer's last copy may still be in flight
+    K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++) k2_copy_parallel((char *)g_host + p[i].off, p[i].host, p[i].bytes);
+    K2CU_TRY("copying the vectors to the device", cudaMemcpyAsync(dev, g_host, total, cudaMemcpyHostToDevice, s));
+    return 0;
+  }
+  int rc = ensure_staging(kStageMax);
+  if (rc != 0) return rc;
+  for (int i = 0; i < n; i++) {
+    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
+      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
+      K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
+      k2_copy_parallel(g_host, (const char *)p[i].host + done, len);
+      K2CU_TRY("copying the vectors to the device",
+               cudaMemcpyAsync(dev + p[i].off + done, g_host, len, cudaMemcpyHostToDevice, s));
+    }
+  }
+  return 0;
+}
+
+// The reverse; returns when the host arrays hold the data (the stream is waited for).
+int stage_down(const char *dev, const Piece *p, int n, cudaStream_t s) {
+  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
+  if (total == 0) return 0;
+  if (total <= kStageMax) {
+    int rc = ensure_staging(total);
+    if (rc != 0) return rc;
+    K2CU_TRY("copying the results from the device", cudaMemcpyAsync(g_host, dev, total, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the product", cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++) k2_copy_parallel(p[i].host, (const char *)g_host + p[i].off, p[i].bytes);
+    return 0;
+  }
+  int rc = ensure_staging(kStageMax);
+  if (rc != 0) return rc;
+  for (int i = 0; i < n; i++) {
+    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
+      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
+      K2CU_TRY("copying the results from the device",
+               cudaMemcpyAsync(g_host, dev + p[i].off + done, len, cudaMemcpyDeviceToHost, s));
+      K2CU_TRY("running the product", cudaStreamSynchronize(s));
+      k2_copy_parallel((char *)p[i].host + done, g_host, len);
+    }
+  }
   return 0;
 }
 
@@ -785,7 +852,19 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
   const uint64_t n_in = P->left ? m->nrows : m->ncols, n_out = P->left ? m->ncols : m->nrows;
   const uint64_t ts = k2_type_size(P->type);
   const uint64_t k_in = sp.in_list ? P->x_count : 0;
-  int rc = ensure_staging(kCountersBytes + k_in * (8 + ts));
+  // what goes up as whole arrays: x and its presence unless the list carries them, the mask
+  // (staged after the list's copy, which stage_up waits for); laid out as in D
+  Piece up[3];
+  int nup = 0;
+  char *const up_base = sp.in_list ? (char *)D->y_skip : (char *)D->x;
+  if (!sp.in_list) {
+    up[nup++] = {(void *)P->x, 0, n_in * ts};
+    if (P->x_present) up[nup++] = {(void *)P->x_present, (uint64_t)((char *)D->x_present - up_base), n_in};
+  }
+  if (P->y_skip) up[nup++] = {(void *)P->y_skip, (uint64_t)((char *)D->y_skip - up_base), n_out};
+  const uint64_t up_total = nup == 0 ? 0 : up[nup - 1].off + up[nup - 1].bytes;
+  // one size for the whole call: hcnt must stay where it is until the counters are read
+  int rc = ensure_staging(std::max(kCountersBytes + k_in * (8 + ts), std::min(up_total, kStageMax)));
   if (rc != 0) return rc;
   unsigned long long *hcnt = (unsigned long long *)g_host;
   if (sp.in_list) {
@@ -800,16 +879,9 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
     K2CU_TRY("scattering the input",
              launch_scatter_input((const uint64_t *)(ws + L.in_list), ws + L.in_list + k_in * 8, k_in,
                                   (uint32_t)ts, (void *)D->x, (uint8_t *)D->x_present, s));
-  } else {
-    K2CU_TRY("copying x to the device",
-             cudaMemcpyAsync((void *)D->x, P->x, n_in * ts, cudaMemcpyHostToDevice, s));
-    if (P->x_present)
-      K2CU_TRY("copying the presence of x to the device",
-               cudaMemcpyAsync((void *)D->x_present, P->x_present, n_in, cudaMemcpyHostToDevice, s));
   }
-  if (P->y_skip)
-    K2CU_TRY("copying the mask to the device",
-             cudaMemcpyAsync((void *)D->y_skip, P->y_skip, n_out, cudaMemcpyHostToDevice, s));
+  rc = stage_up(up_base, up, nup, s);
+  if (rc != 0) return rc;
   unsigned long long *cnt = (unsigned long long *)(ws + L.counters);
   const uint64_t ncnt = m->levels + 1;
   // the list of the present outputs and their values, and the counters, back to the host
@@ -868,12 +940,9 @@ int product_sparse(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_pr
     *P->y_count = k_out;
     return clk.lap(&k2_product_timing::d2h, false);
   }
-  K2CU_TRY("copying y from the device",
-           cudaMemcpyAsync(P->y, D->y, n_out * ts, cudaMemcpyDeviceToHost, s));
-  if (P->y_present)
-    K2CU_TRY("copying the presence of y from the device",
-             cudaMemcpyAsync(P->y_present, D->y_present, n_out, cudaMemcpyDeviceToHost, s));
-  K2CU_TRY("running the product", cudaStreamSynchronize(s));
+  Piece down[2] = {{P->y, 0, n_out * ts}, {P->y_present, (uint64_t)((char *)D->y_present - (char *)D->y), n_out}};
+  rc = stage_down((const char *)D->y, down, P->y_present ? 2 : 1, s);
+  if (rc != 0) return rc;
   if (sp.out_list) *P->y_count = K2_Y_DENSE;
   return clk.lap(&k2_product_timing::d2h, false);
 }
@@ -932,45 +1001,34 @@ int product_host(const k2_view *A, void *device, const k2_product *P) {
   const uint64_t in = (P->left ? A->nrows : A->ncols) * P->batch;
   const uint64_t out = (P->left ? A->ncols : A->nrows) * P->batch;
   const uint64_t ts = k2_type_size(P->type);
+  // the device layout: the inputs (x, its presence, the mask's skip bytes), then the outputs (y,
+  // its presence), so that each direction is one staged copy (vector_bytes sums the same parts)
   k2_product D = *P;
-  D.x = v;
-  v += align_up(in * ts);
-  D.y = v;
-  v += align_up(out * ts);
-  if (P->x_present) {
-    D.x_present = (const uint8_t *)v;
-    v += align_up(in);
-  }
-  if (P->y_present) {
-    D.y_present = (uint8_t *)v;
-    v += align_up(out);
-  }
-  if (P->y_skip) {
-    D.y_skip = (const uint8_t *)v;
-    v += align_up(out);
-  }
+  Piece up[3], down[2];
+  int nup = 0, ndown = 0;
+  uint64_t off = 0;
+  auto place = [&](Piece *list, int *count, const void *host, uint64_t bytes, uint64_t base) {
+    list[(*count)++] = {(void *)host, off - base, bytes};
+    const uint64_t at = off;
+    off += align_up(bytes);
+    return v + at;
+  };
+  D.x = place(up, &nup, P->x, in * ts, 0);
+  if (P->x_present) D.x_present = (const uint8_t *)place(up, &nup, P->x_present, in, 0);
+  if (P->y_skip) D.y_skip = (const uint8_t *)place(up, &nup, P->y_skip, out, 0);
+  const uint64_t out_base = off;
+  D.y = place(down, &ndown, P->y, out * ts, out_base);
+  if (P->y_present) D.y_present = (uint8_t *)place(down, &ndown, P->y_present, out, out_base);
   rc = clk.lap(&k2_product_timing::plan, false);
   if (rc != 0) return rc;
   if (sp.any()) return product_sparse(m, plan, m->plan_id[scan ? 1 : 0], P, &D, sp, L, scratch, clk);
   cudaStream_t s = g_stream;
-  K2CU_TRY("copying x to the device",
-           cudaMemcpyAsync((void *)D.x, P->x, in * ts, cudaMemcpyHostToDevice, s));
-  if (P->x_present)
-    K2CU_TRY("copying the presence of x to the device",
-             cudaMemcpyAsync((void *)D.x_present, P->x_present, in, cudaMemcpyHostToDevice, s));
-  if (P->y_skip)
-    K2CU_TRY("copying the mask to the device",
-             cudaMemcpyAsync((void *)D.y_skip, P->y_skip, out, cudaMemcpyHostToDevice, s));
-  rc = clk.kernels_begin(&k2_product_timing::h2d);
+  rc = stage_up(v, up, nup, s);
+  if (rc == 0) rc = clk.kernels_begin(&k2_product_timing::h2d);
   if (rc == 0) rc = run(m, plan, m->plan_id[scan ? 1 : 0], &D, scratch);
   if (rc == 0) rc = clk.kernels_end();
+  if (rc == 0) rc = stage_down(v + out_base, down, ndown, s);
   if (rc != 0) return rc;
-  K2CU_TRY("copying y from the device",
-           cudaMemcpyAsync(P->y, D.y, out * ts, cudaMemcpyDeviceToHost, s));
-  if (P->y_present)
-    K2CU_TRY("copying the presence of y from the device",
-             cudaMemcpyAsync(P->y_present, D.y_present, out, cudaMemcpyDeviceToHost, s));
-  K2CU_TRY("running the product", cudaStreamSynchronize(s));
   // A temporary copy's graph points at it: Cleanup frees both.
   return clk.lap(&k2_product_timing::d2h, false);
 }
@@ -1378,9 +1436,16 @@ int k2_cuda_vector_copy(void *dst, const void *src, uint64_t bytes, int kind) {
   const cudaMemcpyKind k = kind == K2_CUDA_COPY_UP     ? cudaMemcpyHostToDevice
                            : kind == K2_CUDA_COPY_DOWN ? cudaMemcpyDeviceToHost
                                                        : cudaMemcpyDeviceToDevice;
-  K2CU_TRY("copying a device vector", cudaMemcpyAsync(dst, src, bytes, k, g_stream));
-  K2CU_TRY("copying a device vector", cudaStreamSynchronize(g_stream));
-  return 0;
+  if (k == cudaMemcpyDeviceToDevice) {
+    K2CU_TRY("copying a device vector", cudaMemcpyAsync(dst, src, bytes, k, g_stream));
+    K2CU_TRY("copying a device vector", cudaStreamSynchronize(g_stream));
+    return 0;
+  }
+  Piece one = {k == cudaMemcpyHostToDevice ? (void *)src : dst, 0, bytes};
+  if (k == cudaMemcpyDeviceToHost) return stage_down((const char *)src, &one, 1, g_stream);
+  int rc = stage_up((char *)dst, &one, 1, g_stream);
+  if (rc == 0) K2CU_TRY("copying a device vector", cudaStreamSynchronize(g_stream));
+  return rc;
 }
 
 int k2_cuda_vector_fill(void *p, int byte, uint64_t bytes) {
