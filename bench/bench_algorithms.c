@@ -57,8 +57,9 @@
 // accepts, timed once by the first run. Its times end with the result on the host (levels and
 // parents, distances, ranks), as the other sides end with GrB objects. Device bytes: "cuSP
 // dev" = CSR (row offsets, column indices, values) + the algorithm's vectors + the cuSPARSE
-// buffer; "k2 dev" = K2_Device_memory's peak over the tree's first run (the resident tree and
-// the engine's workspace; "-" when none is on the device). No device: the columns say "n/a".
+// buffer; "k2 dev" = K2_Device_memory's peak over the tree's first run, after K2_Device_trim
+// (the resident tree, the engine's workspace and the algorithm's device vectors; "-" when none
+// is on the device). No device: the columns say "n/a".
 // sssp, wcc and products have no baseline ("n/a").
 // --csv FILE: one row per graph x algorithm x case: graph,n,nvals,algorithm,case,
 // k2_median_ms,k2_min_ms,ss_median_ms,ss_min_ms,ratio,check,reps,note, then the baseline's
@@ -639,6 +640,8 @@ static result_row measure_algorithm(bench_graph *g, const char *algorithm, const
   // warm-up (first touches, the tree's engine state; the baseline's vectors and cuSPARSE
   // buffers) and the checks; the device peak of the tree's run, for the baseline's bytes
   alg_output on_tree, on_ss;
+  // what earlier algorithms left (the workspace, kept vector blocks) is not this one's
+  TRY(K2_Device_trim());
   TRY(K2_Device_resetPeak());
   timed_run(&on_tree, run, true, g, in);
   K2_DeviceMemory memory;

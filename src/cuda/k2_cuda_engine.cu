@@ -523,11 +523,15 @@ int init_outputs(const k2_product *P, uint64_t out_len, cudaStream_t s) {
 
 // Enqueue the whole product on the stream: init y, then every step of the plan. The vectors of
 // P are device pointers.
+// With bits (a batch as words of bits, BitsArgs), the leaves update those words, which the
+// caller cleared, instead of y.
 int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scratch,
-            cudaStream_t s) {
+            cudaStream_t s, const BitsArgs *bits = nullptr) {
   const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
-  int rc = init_outputs(P, out_len, s);
-  if (rc != 0) return rc;
+  if (bits == nullptr) {
+    int rc = init_outputs(P, out_len, s);
+    if (rc != 0) return rc;
+  }
   if (m->config == K2_CUDA_CONFIG_ROWS) {
     RowsArgs ra;
     ra.row = m->brow;
@@ -575,7 +579,8 @@ int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scr
       la.leaf_bits = m->leaf_bits;
       la.G = G;
       vec_args_fill(&la.v, P);
-      K2CU_TRY("the product of the leaves", launch_leaf(P->type, P->monoid, la, s));
+      if (bits != nullptr) K2CU_TRY("the product of the leaves", launch_leaf_bits(la, *bits, s));
+      else K2CU_TRY("the product of the leaves", launch_leaf(P->type, P->monoid, la, s));
     }
   }
   return 0;
@@ -1216,10 +1221,50 @@ int product_resident_batch(const k2_view *A, void *device, const k2_product *P, 
     rc = get_plan(m, A, scan, &plan);
     if (rc != 0) return rc;
     const uint64_t skip_off = align_up(plan->bytes);
-    const uint64_t need = skip_off + (mask != nullptr ? align_up(out_len) : 0);
+    // a Boolean batch of up to 64 vectors runs as words of bits: x (values, presence), the mask,
+    // y (values, presence), one 64-bit word per index each, after the skip bytes
+    const bool bits = g_settings.fast_leaf && m->config != K2_CUDA_CONFIG_ROWS &&
+                      bits_applies(P->type, P->monoid, P->mult, P->batch);
+    const uint64_t n_in = P->left ? A->nrows : A->ncols, n_out = out_len / P->batch;
+    // (words of bits take the mask as bits, no skip bytes)
+    const uint64_t need = skip_off + (bits          ? 8 * (2 * n_in + 3 * n_out)
+                                      : mask != nullptr ? align_up(out_len)
+                                                        : 0);
     char *ws = nullptr;
-    rc = resident_workspace(m, need, skip_off, out_len, mask, &D, s, &ws);
+    rc = resident_workspace(m, need, skip_off, out_len, bits ? nullptr : mask, &D, s, &ws);
     if (rc != 0) return rc;
+    if (bits) {
+      uint64_t *w = (uint64_t *)(ws + skip_off);
+      BitsArgs ba;
+      ba.xv = w;
+      ba.xp = w + n_in;
+      ba.yv = w + 2 * n_in;
+      ba.yp = ba.yv + n_out;
+      ba.skip = mask != nullptr ? ba.yp + n_out : nullptr;
+      K2CU_TRY("packing x into words",
+               launch_pack_bits((const uint8_t *)D.x, D.x_present, n_in, P->batch, (uint64_t *)ba.xv,
+                                (uint64_t *)ba.xp, s));
+      if (mask != nullptr)
+        K2CU_TRY("packing the mask into words",
+                 launch_mask_bits((uint64_t *)ba.skip, mask->present, mask->values, mask->type,
+                                  mask->structural, mask->complement, n_out, P->batch, s));
+      K2CU_TRY("clearing the output words", cudaMemsetAsync(ba.yv, 0, 16 * n_out, s));
+      rc = enqueue(m, plan, &D, ws, s, &ba);
+      if (rc != 0) return rc;
+      // the multiply's value: x's (0), true (1) or false (2) for every contribution
+      const bool wt = D.w != 0.0;
+      const int mode = D.mult == K2_MUL_X                ? 0
+                       : D.mult == K2_MUL_X_TIMES_W ? (wt ? 0 : 2)
+                       : D.mult == K2_MUL_X_PLUS_W  ? (wt ? 1 : 0)
+                                                    : (wt ? 1 : 2);
+      K2CU_TRY("counting the present outputs", cudaMemsetAsync(cnt, 0, 8, s));
+      K2CU_TRY("unpacking the output words",
+               launch_unpack_bits(ba.yv, ba.yp, mode, n_out, P->batch, (uint8_t *)D.y, D.y_present, cnt, s));
+      K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt, 8, cudaMemcpyDeviceToHost, s));
+      K2CU_TRY("running the product", cudaStreamSynchronize(s));
+      *y_nvals = *(unsigned long long *)g_host;
+      return 0;
+    }
     // enqueue, not run: a recorded graph would be keyed on single vectors' arguments
     rc = enqueue(m, plan, &D, ws, s);
     if (rc != 0) return rc;

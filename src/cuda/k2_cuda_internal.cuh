@@ -113,6 +113,15 @@ struct LeafArgs {
   VecArgs v;
 };
 
+// A batch of up to 64 Boolean vectors, one bit per vector in a word per index (bit b: vector b),
+// as the bitwise leaf kernel reads and writes it (k2_cuda_kernels.cu).
+struct BitsArgs {
+  const uint64_t *xv;    // per input index: the vectors whose x is present and true
+  const uint64_t *xp;    // per input index: the vectors whose x is present
+  const uint64_t *skip;  // per output index: the vectors whose output the mask excludes, or NULL
+  uint64_t *yv, *yp;     // per output index: true outputs, present outputs (cleared by the caller)
+};
+
 // A product over the row-ordered 4x4 blocks (K2_CUDA_CONFIG_ROWS, src/matrix/k2_rows.h).
 struct RowsArgs {
   const uint32_t *row, *col;  // block coordinates (device), sorted by (row, column)
@@ -146,6 +155,11 @@ bool supported(k2_type type, k2_monoid mon, k2_mult mult);
 cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s);
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s);
 cudaError_t launch_rows(k2_type type, k2_monoid mon, const RowsArgs &a, cudaStream_t s);
+// True if a batch product folds exactly as words of bits: BOOL with a monoid that is an OR on
+// BOOL (LOR, PLUS, MAX, ANY), 2 to 64 vectors, a multiply whose value is x's, true or false.
+bool bits_applies(k2_type type, k2_monoid mon, int mult, uint32_t batch);
+// The leaf visit of a product whose vectors are words of bits (yv, yp: OR into them).
+cudaError_t launch_leaf_bits(const LeafArgs &a, const BitsArgs &b, cudaStream_t s);
 // y[0 .. count) = identity of the monoid.
 cudaError_t launch_init(k2_type type, k2_monoid mon, void *y, uint64_t count, cudaStream_t s);
 // CUB temporary bytes for a scan of n fan-outs (n <= 2^30); 0 on error.
@@ -178,6 +192,17 @@ cudaError_t launch_list_outputs(void *temp, size_t temp_bytes, const uint8_t *pr
 // skip[i] = 1 where the mask does not allow output i (see k2_cuda_mask), i < n.
 cudaError_t launch_mask_skip(uint8_t *skip, const uint8_t *present, const void *values, k2_type type,
                              bool structural, bool complement, uint64_t n, cudaStream_t s);
+// Pack n x B bytes (row-major, B <= 64) into a word per index: v[i] bit b = x[i B + b] != 0 and
+// (xp == NULL or xp[i B + b] != 0); p (if not NULL) bit b = xp == NULL or xp[i B + b] != 0.
+cudaError_t launch_pack_bits(const uint8_t *x, const uint8_t *xp, uint64_t n, uint32_t B, uint64_t *v,
+                             uint64_t *p, cudaStream_t s);
+// The reverse for a product's output: y[i B + b] = the value (value_mode 0: v's bit, 1: p's bit,
+// 2: false), yp[i B + b] = p's bit; *count += the present outputs.
+cudaError_t launch_unpack_bits(const uint64_t *v, const uint64_t *p, int value_mode, uint64_t n, uint32_t B,
+                               uint8_t *y, uint8_t *yp, unsigned long long *count, cudaStream_t s);
+// The skip bits of a batch of B <= 64 vectors from its mask: bit b of skip[i] for entry i B + b.
+cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void *values, k2_type type,
+                             bool structural, bool complement, uint64_t n, uint32_t B, cudaStream_t s);
 // *count += how many of p[0, n) are nonzero.
 cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long long *count,
                                  cudaStream_t s);

@@ -247,6 +247,80 @@ __global__ void __launch_bounds__(kBlock) leaf_kernel(LeafArgs a) {
   }
 }
 
+// ---- the bitwise leaf kernel: up to 64 Boolean vectors as the bits of one word -----------------
+// Multi-source BFS and its kin (LOR over BOOL on a batch): one thread per node folds, for each
+// output line of its leaves, the words of the inputs that line reaches, so every vector of the
+// batch is updated by one atomicOr where the byte kernel makes one update per vector. An output
+// word that already holds the bits is not written again (hubs are reached from many nodes).
+__global__ void __launch_bounds__(kBlock) leaf_bits_kernel(LeafArgs a, BitsArgs bw) {
+  __shared__ NodeTile tile;
+  const uint64_t nodes = step_nodes(a.t);
+  if ((uint64_t)blockIdx.x * kBlock >= nodes) return;  // past a pruned frontier's end
+  load_nodes(a.t, tile, nodes);
+  const uint64_t first = (uint64_t)blockIdx.x * kBlock;
+  if (first + threadIdx.x >= nodes) return;
+  const uint32_t LL = a.leaf_log, LS = 1u << LL;
+  const uint64_t row_mask = (LS == 8) ? 0xFFull : ((1ull << LS) - 1);
+  const uint64_t leaf_mask = a.leaf_bits == 64 ? ~0ull : ((1ull << a.leaf_bits) - 1);
+  const unsigned s = tile.sig[threadIdx.x];
+  uint64_t q = tile.fc[threadIdx.x] - a.n_internal;
+  uint64_t lam[4];
+#pragma unroll
+  for (unsigned b = 0; b < 4; b++) {
+    lam[b] = 0;
+    if (s & (1u << b)) {
+      const uint64_t bit = q * a.leaf_bits;
+      lam[b] = (a.leaves[bit >> 6] >> (bit & 63)) & leaf_mask;
+      q++;
+    }
+  }
+  const uint64_t code = tile.code[threadIdx.x];
+  const uint64_t r0 = compact(code >> 1) << (LL + 1), c0 = compact(code) << (LL + 1);
+#pragma unroll
+  for (unsigned h = 0; h < 2; h++) {
+    const uint64_t la = a.v.left ? lam[h] : lam[2 * h];
+    const uint64_t lb = a.v.left ? lam[2 + h] : lam[2 * h + 1];
+    if (!(la | lb)) continue;
+    for (uint32_t d = 0; d < LS; d++) {
+      uint64_t ba, bb;
+      if (!a.v.left) {
+        ba = (la >> (d * LS)) & row_mask;
+        bb = (lb >> (d * LS)) & row_mask;
+      } else {
+        ba = bb = 0;
+        for (uint32_t e = 0; e < LS; e++) {
+          ba |= ((la >> (e * LS + d)) & 1ull) << e;
+          bb |= ((lb >> (e * LS + d)) & 1ull) << e;
+        }
+      }
+      if (!(ba | bb)) continue;
+      const uint64_t t = (a.v.left ? c0 : r0) + ((uint64_t)h << LL) + d;
+      const uint64_t o0 = a.v.left ? r0 : c0;
+      uint64_t pv = 0, pp = 0;
+#pragma unroll
+      for (unsigned o = 0; o < 2; o++) {
+        uint64_t bits = o ? bb : ba;
+        while (bits) {
+          const unsigned e = (unsigned)__ffsll((long long)bits) - 1;
+          bits &= bits - 1;
+          const uint64_t src = o0 + ((uint64_t)o << LL) + e;
+          pv |= bw.xv[src];
+          pp |= bw.xp[src];
+        }
+      }
+      if (bw.skip != nullptr) {
+        const uint64_t keep = ~bw.skip[t];
+        pv &= keep;
+        pp &= keep;
+      }
+      if (pp == 0) continue;
+      if ((bw.yp[t] & pp) != pp) atomicOr((unsigned long long *)&bw.yp[t], (unsigned long long)pp);
+      if (pv != 0 && (bw.yv[t] & pv) != pv)
+        atomicOr((unsigned long long *)&bw.yv[t], (unsigned long long)pv);
+    }
+  }
+}
+
 // ---- the plus-times leaf kernel: one vector, 2x2 leaves, every x present -----------------------
 // The common case of PageRank-like products (PLUS with x or x*w on floats). A thread folds its
 // node's 4x4 block with the (at most four) x values it needs into at most four sums, as the
@@ -523,6 +597,18 @@ cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStre
   return by_semiring(type, mon, [&](auto t, auto m) {
     return leaf_t<decltype(t), decltype(m)::value>(a, s);
   });
+}
+
+bool bits_applies(k2_type type, k2_monoid mon, int mult, uint32_t batch) {
+  return type == K2_T_BOOL && batch >= 2 && batch <= 64 &&
+         (mon == K2_MON_LOR || mon == K2_MON_PLUS || mon == K2_MON_MAX || mon == K2_MON_ANY) &&
+         (mult == K2_MUL_X || mult == K2_MUL_X_TIMES_W || mult == K2_MUL_X_PLUS_W || mult == K2_MUL_CONST);
+}
+
+cudaError_t launch_leaf_bits(const LeafArgs &a, const BitsArgs &b, cudaStream_t s) {
+  if (a.t.n == 0) return cudaSuccess;
+  leaf_bits_kernel<<<blocks_for(a.t.n), kBlock, 0, s>>>(a, b);
+  return cudaGetLastError();
 }
 
 cudaError_t launch_init(k2_type type, k2_monoid mon, void *y, uint64_t count, cudaStream_t s) {

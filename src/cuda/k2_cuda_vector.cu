@@ -34,11 +34,62 @@ __global__ void mask_skip_kernel(uint8_t *skip, const uint8_t *present, const vo
   }
 }
 
+// The same for a batch of B <= 64 vectors, one word per index (bit b: vector b).
+__global__ void mask_bits_kernel(uint64_t *skip, const uint8_t *present, const void *values, k2_type type,
+                                 bool structural, bool complement, uint64_t n, uint32_t B) {
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    uint64_t w = 0;
+    for (uint32_t b = 0; b < B; b++) {
+      const uint64_t k = i * B + b;
+      const bool allowed = present[k] != 0 && (structural || value_nonzero(values, type, k));
+      w |= (uint64_t)(allowed == complement) << b;
+    }
+    skip[i] = w;
+  }
+}
+
 __global__ void count_kernel(const uint8_t *p, uint64_t n, unsigned long long *count) {
   unsigned c = 0;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (uint64_t)gridDim.x * blockDim.x)
     c += p[i] != 0;
+  c = __reduce_add_sync(0xffffffffu, c);  // every lane reaches here: the loop has no early exit
+  if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(count, (unsigned long long)c);
+}
+
+// One thread per index: its B bytes (B <= 64) into one word.
+__global__ void pack_bits_kernel(const uint8_t *x, const uint8_t *xp, uint64_t n, uint32_t B, uint64_t *v,
+                                 uint64_t *p) {
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    const uint8_t *xi = x + i * B, *pi = xp != nullptr ? xp + i * B : nullptr;
+    uint64_t wv = 0, wp = 0;
+    for (uint32_t b = 0; b < B; b++) {
+      const uint64_t here = pi != nullptr ? (pi[b] != 0) : 1;
+      wp |= here << b;
+      wv |= (uint64_t)(here && xi[b] != 0) << b;
+    }
+    v[i] = wv;
+    if (p != nullptr) p[i] = wp;
+  }
+}
+
+// One thread per output byte (coalesced writes); a warp's present count in one atomic.
+__global__ void unpack_bits_kernel(const uint64_t *v, const uint64_t *p, int value_mode, uint64_t n,
+                                   uint32_t B, uint8_t *y, uint8_t *yp, unsigned long long *count) {
+  unsigned c = 0;
+  const uint64_t total = n * B;
+  for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < total;
+       k += (uint64_t)gridDim.x * blockDim.x) {
+    const uint64_t i = k / B;
+    const uint32_t b = (uint32_t)(k - i * B);
+    const uint8_t here = (uint8_t)((p[i] >> b) & 1u);
+    const uint8_t val = value_mode == 0 ? (uint8_t)((v[i] >> b) & 1u) : value_mode == 1 ? here : 0;
+    y[k] = val;
+    yp[k] = here;
+    c += here;
+  }
   c = __reduce_add_sync(0xffffffffu, c);  // every lane reaches here: the loop has no early exit
   if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(count, (unsigned long long)c);
 }
@@ -217,10 +268,32 @@ cudaError_t launch_mask_skip(uint8_t *skip, const uint8_t *present, const void *
   return cudaGetLastError();
 }
 
+cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void *values, k2_type type,
+                             bool structural, bool complement, uint64_t n, uint32_t B, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  mask_bits_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(skip, present, values, type,
+                                                            structural || values == nullptr, complement, n, B);
+  return cudaGetLastError();
+}
+
 cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long long *count,
                                  cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   count_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(p, n, count);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_pack_bits(const uint8_t *x, const uint8_t *xp, uint64_t n, uint32_t B, uint64_t *v,
+                             uint64_t *p, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  pack_bits_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(x, xp, n, B, v, p);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_unpack_bits(const uint64_t *v, const uint64_t *p, int value_mode, uint64_t n, uint32_t B,
+                               uint8_t *y, uint8_t *yp, unsigned long long *count, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  unpack_bits_kernel<<<grid_for(n * B, kMaxGrid), kBlock, 0, s>>>(v, p, value_mode, n, B, y, yp, count);
   return cudaGetLastError();
 }
 

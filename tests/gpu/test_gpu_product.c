@@ -1674,6 +1674,60 @@ static GrB_Matrix dm_random(GrB_Type t, uint64_t nr, uint64_t nc, uint64_t k, k2
   return M;
 }
 
+// Boolean batches: up to 64 vectors run as words of bits (one bit per vector), wider ones and
+// LAND byte by byte; every one against K2_mxm on the host, with present-but-false inputs and
+// masks of every kind, so that a value and its presence are told apart.
+static void test_device_bool_batches(void **state) {
+  (void)state;
+  k2_rng rng = {91};
+  const uint64_t n = 3000, widths[] = {2, 16, 33, 64, 65};
+  k2_coo_list L;
+  random_list(&L, n, n, 20000, 93);
+  k2_coo_canonical(&L);
+  K2_Matrix A = k2_test_matrix(&L, NULL);
+  const GrB_Semiring semirings[] = {GrB_LOR_LAND_SEMIRING_BOOL, GxB_ANY_PAIR_BOOL, GxB_LOR_FIRST_BOOL,
+                                    GxB_LOR_SECOND_BOOL,        GxB_LOR_LOR_BOOL,  GrB_LAND_LOR_SEMIRING_BOOL};
+  const GrB_Descriptor descs[] = {NULL, GrB_DESC_T0, GrB_DESC_S, GrB_DESC_RSC, GrB_DESC_RSCT0, GrB_DESC_RC};
+  const size_t ns = sizeof semirings / sizeof semirings[0], nd = sizeof descs / sizeof descs[0];
+  char what[160];
+  for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+    const uint64_t B = widths[w];
+    GrB_Matrix U = dm_random(GrB_BOOL, n, B, n * B / 8, &rng), M = dm_random(GrB_BOOL, n, B, n * B / 3, &rng);
+    K2_DeviceVector du = NULL, dm = NULL, dc = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&du, GrB_BOOL, n, B));
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&dm, GrB_BOOL, n, B));
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&dc, GrB_BOOL, n, B));
+    K2_ASSERT_OK(K2_DeviceVector_importMatrix(du, U));
+    K2_ASSERT_OK(K2_DeviceVector_importMatrix(dm, M));
+    for (size_t si = 0; si < ns; si++)
+      for (size_t d = 0; d < nd; d++) {
+        const bool masked = d >= 2;
+        GrB_Matrix C = NULL, Cd = NULL;
+        K2_ASSERT_OK(GrB_Matrix_new(&C, GrB_BOOL, n, B));
+        K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+        K2_ASSERT_OK(K2_mxm(C, masked ? M : NULL, NULL, semirings[si], A, U, descs[d]));
+        K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+        K2_ASSERT_OK(K2_mxm_device(dc, masked ? dm : NULL, semirings[si], A, du, descs[d]));
+        GrB_Index nv = 0, want = 0;
+        K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, dc));
+        K2_ASSERT_OK(GrB_Matrix_nvals(&want, C));
+        snprintf(what, sizeof what, "BOOL width %llu, semiring %zu, descriptor %zu", (unsigned long long)B, si, d);
+        if (nv != want) fail_msg("%s: %llu entries on the device, %llu on the host", what, (unsigned long long)nv,
+                                 (unsigned long long)want);
+        K2_ASSERT_OK(K2_DeviceVector_exportMatrix(&Cd, dc));
+        dm_compare(Cd, C, n, B, what);
+        GrB_free(&C), GrB_free(&Cd);
+      }
+    K2_ASSERT_OK(K2_DeviceVector_free(&du));
+    K2_ASSERT_OK(K2_DeviceVector_free(&dm));
+    K2_ASSERT_OK(K2_DeviceVector_free(&dc));
+    GrB_free(&U), GrB_free(&M);
+  }
+  print_message("  Boolean batches of 2 to 65 vectors: %zu semirings x %zu descriptors equal the host's\n", ns, nd);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  k2_coo_free(&L);
+}
+
 // Batches: import / export, K2_mxm_device against K2_mxm on the host (masks, both directions),
 // extraction by a vector of indices, and the calls that refuse a batch.
 static void test_device_batches(void **state) {
@@ -1942,7 +1996,8 @@ int main(void) {
       cmocka_unit_test(test_pruned),        cmocka_unit_test(test_pruned_visits),
       cmocka_unit_test(test_auto_routing),  cmocka_unit_test(test_device_vectors),
       cmocka_unit_test(test_device_bfs),    cmocka_unit_test(test_device_pagerank),
-      cmocka_unit_test(test_device_batches), cmocka_unit_test(test_device_msbfs),
+      cmocka_unit_test(test_device_batches),
+      cmocka_unit_test(test_device_bool_batches), cmocka_unit_test(test_device_msbfs),
       cmocka_unit_test(test_device_wcc),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
