@@ -391,7 +391,7 @@ int ensure_staging(uint64_t need) {
 // through g_host: the host side copied on several threads, the device side one DMA per direction
 // (per chunk of kStageMax for larger vectors). A piece is one host array at an offset of a
 // device range whose pieces are laid out back to back, as in the staging buffer.
-constexpr uint64_t kStageMax = UINT64_C(64) << 20;
+constexpr uint64_t kStageMax = UINT64_C(16) << 20;  // pinning costs ~1 ms per few MB, once
 
 struct Piece {
   void *host;       // const for copies up
