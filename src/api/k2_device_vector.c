@@ -14,10 +14,12 @@
 #include <string.h>
 
 #include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "cuda/k2_cuda_gateway.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
 #include "matrix/k2_slot.h"
+#include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
 
 #define K2_DVEC_LIVE UINT64_C(0x6b32677264764c56)   // "k2grdvLV"

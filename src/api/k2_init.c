@@ -9,6 +9,7 @@
 
 #include "api/k2_api.h"
 #include "api/k2_profile.h"
+#include "bridge/k2_bridge.h"
 #include "cuda/k2_cuda_gateway.h"
 #include "dispatch/k2_dispatch.h"
 #include "util/k2_error.h"

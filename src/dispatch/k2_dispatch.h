@@ -1,9 +1,10 @@
 // k2_dispatch.h: choose an engine for a product and run it (internal).
 // SPDX-License-Identifier: Apache-2.0
 //
-// The public API (src/api) calls k2_dispatch_product; it assembles pending edits, takes a
-// view of the tree and tries the engines in order (CUDA when selected or AUTO with a device,
-// then OpenMP, with the reference engine on request), honouring strict mode.
+// The public API (src/api) and the GraphBLAS bridge (src/bridge) call k2_dispatch_product; it
+// assembles pending edits, takes a view of the tree and tries the engines in order (CUDA when
+// selected or AUTO with a device, then OpenMP, with the reference engine on request), honouring
+// strict mode.
 #ifndef K2_DISPATCH_H
 #define K2_DISPATCH_H
 

@@ -4,7 +4,7 @@
 // One product description covers every native semiring: A is Boolean with one edge weight w,
 // so the multiply of an entry A(r,c) with a vector entry x_s (s = c for a right product, r for
 // a left one) only depends on x_s, w and s. The monoid folds the contributions into y.
-// The bridge (src/api) maps GraphBLAS semirings, types and masks onto this; the engines
+// The bridge (src/bridge) maps GraphBLAS semirings, types and masks onto this; the engines
 // (src/cpu reference and OpenMP, src/cuda) implement it with identical results (bit-exact except
 // the order of floating-point sums). Plain C: the CUDA gateway includes it.
 #ifndef K2_KERNELS_H

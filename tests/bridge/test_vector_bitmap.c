@@ -7,7 +7,7 @@
 
 #include "k2_test.h"
 
-#include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 
 static void check_type(k2_type t, GrB_Index n, bool give_count, unsigned seed) {
   const uint32_t ts = k2_type_size(t);

@@ -18,6 +18,7 @@
 
 #include "api/k2_api.h"
 #include "api/k2_profile.h"
+#include "bridge/k2_bridge.h"
 #include "dispatch/k2_dispatch.h"
 #include "engine/k2_values.h"
 #include "matrix/k2_matrix.h"

@@ -6,7 +6,7 @@
 #include <k2grb.h>
 #include <k2grb/overlay.h>
 
-#include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
 #include "semiring/k2_semiring.h"

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "util/k2_alloc.h"
 #include "util/k2_error.h"
 

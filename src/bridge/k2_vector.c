@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
 

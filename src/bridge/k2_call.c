@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 

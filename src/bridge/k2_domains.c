@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <stdio.h>
 
-#include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "util/k2_error.h"
 
 // The same call on objects of size 1 with the caller's types: GraphBLAS then applies exactly

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/k2_api.h"
+#include "bridge/k2_bridge.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 
