@@ -633,7 +633,9 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
   GrB_Index unv = 0, mnv = 0;
   if ((info = k2_dvec_nvals(&unv, u, fn)) != GrB_SUCCESS) return info;
-  const bool mask_counted = mask != NULL && structure;
+  // the allowed outputs' count feeds the pruning estimate of single vectors; batches run the
+  // full traversal, and counting would cost them a wait per call
+  const bool mask_counted = mask != NULL && structure && !batch;
   if (mask_counted && (info = k2_dvec_nvals(&mnv, mask, fn)) != GrB_SUCCESS) return info;
 
   k2_view view;

@@ -127,6 +127,20 @@ struct GraphKey {
   bool operator==(const GraphKey &o) const { return memcmp(this, &o, sizeof *this) == 0; }
 };
 
+// What a recorded product of a Boolean batch as words of bits depends on: every pointer and
+// setting its launches read. An algorithm alternates between a few (a result and its spare), so
+// each matrix keeps the last kBitsGraphs of them.
+struct BitsKey {
+  uint64_t ws_gen, plan_id;
+  const void *ws, *counter, *x, *xp, *y, *yp, *mp, *mv;
+  uint64_t n_in, n_out;
+  int mtype, mode;
+  uint32_t batch;
+  bool masked, structural, complement, left;
+  bool operator==(const BitsKey &o) const { return memcmp(this, &o, sizeof *this) == 0; }
+};
+constexpr size_t kBitsGraphs = 4;
+
 struct DevMatrix {
   int config;
   uint64_t nrows, ncols;
@@ -146,6 +160,8 @@ struct DevMatrix {
   uint64_t plan_id[2] = {0, 0};
   cudaGraphExec_t graph = nullptr;
   GraphKey graph_key;
+  // recorded products of Boolean batches as words of bits (BitsKey), the most recent last
+  std::vector<std::pair<struct BitsKey, cudaGraphExec_t>> bits_graphs;
 };
 uint64_t g_plan_ids = 0;
 
@@ -333,6 +349,7 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
 void release(DevMatrix *m) {
   if (m == nullptr) return;
   if (m->graph != nullptr) cudaGraphExecDestroy(m->graph);
+  for (auto &g : m->bits_graphs) cudaGraphExecDestroy(g.second);
   dev_free(m->mem, m->mem_bytes);
   delete m;
 }
@@ -1189,6 +1206,99 @@ int vec_scratch(void **p) {
   return ensure_staging(kCountersBytes);
 }
 
+// A Boolean batch as words of bits (BitsArgs), enqueued: x and the mask packed into words at w
+// (x values, x presence, y values, y presence, the mask's skip bits: n_in, n_in, n_out, n_out,
+// n_out words), the traversal on the words, y unpacked with its present count into *cnt.
+int enqueue_bits(const DevMatrix *m, const Plan *plan, const k2_product *D, const k2_cuda_mask *mask,
+                 uint64_t *w, uint64_t n_in, uint64_t n_out, char *ws, unsigned long long *cnt, int mode,
+                 cudaStream_t s) {
+  BitsArgs ba;
+  ba.xv = w;
+  ba.xp = w + n_in;
+  ba.yv = w + 2 * n_in;
+  ba.yp = ba.yv + n_out;
+  ba.skip = mask != nullptr ? ba.yp + n_out : nullptr;
+  K2CU_TRY("packing x into words",
+           launch_pack_bits((const uint8_t *)D->x, D->x_present, n_in, D->batch, (uint64_t *)ba.xv,
+                            (uint64_t *)ba.xp, s));
+  if (mask != nullptr)
+    K2CU_TRY("packing the mask into words",
+             launch_mask_bits((uint64_t *)ba.skip, mask->present, mask->values, mask->type, mask->structural,
+                              mask->complement, n_out, D->batch, s));
+  K2CU_TRY("clearing the output words", cudaMemsetAsync(ba.yv, 0, 16 * n_out, s));
+  int rc = enqueue(m, plan, D, ws, s, &ba);
+  if (rc != 0) return rc;
+  K2CU_TRY("counting the present outputs", cudaMemsetAsync(cnt, 0, 8, s));
+  K2CU_TRY("unpacking the output words",
+           launch_unpack_bits(ba.yv, ba.yp, mode, n_out, D->batch, (uint8_t *)D->y, D->y_present, cnt, s));
+  return 0;
+}
+
+// The same, recorded as a CUDA graph on its first use with these pointers and replayed after:
+// a level of msBFS is then one launch instead of one per tree level and per vector step.
+int run_bits(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *D, const k2_cuda_mask *mask,
+             uint64_t *w, uint64_t n_in, uint64_t n_out, char *ws, unsigned long long *cnt, cudaStream_t s) {
+  // the multiply's value: x's (0), true (1) or false (2) for every contribution
+  const bool wt = D->w != 0.0;
+  const int mode = D->mult == K2_MUL_X             ? 0
+                   : D->mult == K2_MUL_X_TIMES_W ? (wt ? 0 : 2)
+                   : D->mult == K2_MUL_X_PLUS_W  ? (wt ? 1 : 0)
+                                                 : (wt ? 1 : 2);
+  if (!g_settings.graphs) return enqueue_bits(m, plan, D, mask, w, n_in, n_out, ws, cnt, mode, s);
+  BitsKey key;
+  memset(&key, 0, sizeof key);  // the padding too: keys are compared bytewise
+  key.ws_gen = g_ws_gen;
+  key.plan_id = plan_id;
+  key.ws = ws;
+  key.counter = cnt;
+  key.x = D->x;
+  key.xp = D->x_present;
+  key.y = D->y;
+  key.yp = D->y_present;
+  key.n_in = n_in;
+  key.n_out = n_out;
+  key.mode = mode;
+  key.batch = D->batch;
+  key.left = D->left;
+  if (mask != nullptr) {
+    key.masked = true;
+    key.mp = mask->present;
+    key.mv = mask->values;
+    key.mtype = mask->type;
+    key.structural = mask->structural;
+    key.complement = mask->complement;
+  }
+  auto &cache = m->bits_graphs;
+  for (size_t i = 0; i < cache.size(); i++) {
+    if (!(cache[i].first == key)) continue;
+    std::pair<BitsKey, cudaGraphExec_t> hit = cache[i];
+    cache.erase(cache.begin() + (ptrdiff_t)i);
+    cache.push_back(hit);
+    K2CU_TRY("launching the recorded product", cudaGraphLaunch(hit.second, s));
+    return 0;
+  }
+  K2CU_TRY("recording the product as a graph", cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  int rc = enqueue_bits(m, plan, D, mask, w, n_in, n_out, ws, cnt, mode, s);
+  cudaGraph_t graph = nullptr;
+  cudaError_t e = cudaStreamEndCapture(s, &graph);
+  if (rc != 0) {
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    return rc;
+  }
+  if (e != cudaSuccess) return cuda_fail(e, "recording the product as a graph");
+  cudaGraphExec_t exec = nullptr;
+  e = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  if (e != cudaSuccess) return cuda_fail(e, "preparing the recorded product");
+  if (cache.size() >= kBitsGraphs) {
+    cudaGraphExecDestroy(cache.front().second);
+    cache.erase(cache.begin());
+  }
+  cache.push_back({key, exec});
+  K2CU_TRY("launching the recorded product", cudaGraphLaunch(exec, s));
+  return 0;
+}
+
 // A batch on device vectors (K2_mxm_device): the mask becomes skip bytes per (index, vector)
 // pair in the workspace after the plan's scratch, the full traversal runs (batches are not
 // pruned), and the present pairs are counted on the device; one wait, for that count.
@@ -1234,32 +1344,9 @@ int product_resident_batch(const k2_view *A, void *device, const k2_product *P, 
     rc = resident_workspace(m, need, skip_off, out_len, bits ? nullptr : mask, &D, s, &ws);
     if (rc != 0) return rc;
     if (bits) {
-      uint64_t *w = (uint64_t *)(ws + skip_off);
-      BitsArgs ba;
-      ba.xv = w;
-      ba.xp = w + n_in;
-      ba.yv = w + 2 * n_in;
-      ba.yp = ba.yv + n_out;
-      ba.skip = mask != nullptr ? ba.yp + n_out : nullptr;
-      K2CU_TRY("packing x into words",
-               launch_pack_bits((const uint8_t *)D.x, D.x_present, n_in, P->batch, (uint64_t *)ba.xv,
-                                (uint64_t *)ba.xp, s));
-      if (mask != nullptr)
-        K2CU_TRY("packing the mask into words",
-                 launch_mask_bits((uint64_t *)ba.skip, mask->present, mask->values, mask->type,
-                                  mask->structural, mask->complement, n_out, P->batch, s));
-      K2CU_TRY("clearing the output words", cudaMemsetAsync(ba.yv, 0, 16 * n_out, s));
-      rc = enqueue(m, plan, &D, ws, s, &ba);
+      rc = run_bits(m, plan, m->plan_id[scan ? 1 : 0], &D, mask, (uint64_t *)(ws + skip_off), n_in, n_out, ws,
+                    cnt, s);
       if (rc != 0) return rc;
-      // the multiply's value: x's (0), true (1) or false (2) for every contribution
-      const bool wt = D.w != 0.0;
-      const int mode = D.mult == K2_MUL_X                ? 0
-                       : D.mult == K2_MUL_X_TIMES_W ? (wt ? 0 : 2)
-                       : D.mult == K2_MUL_X_PLUS_W  ? (wt ? 1 : 0)
-                                                    : (wt ? 1 : 2);
-      K2CU_TRY("counting the present outputs", cudaMemsetAsync(cnt, 0, 8, s));
-      K2CU_TRY("unpacking the output words",
-               launch_unpack_bits(ba.yv, ba.yp, mode, n_out, P->batch, (uint8_t *)D.y, D.y_present, cnt, s));
       K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt, 8, cudaMemcpyDeviceToHost, s));
       K2CU_TRY("running the product", cudaStreamSynchronize(s));
       *y_nvals = *(unsigned long long *)g_host;
