@@ -681,18 +681,19 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   w->spare = w->mem;
   w->mem = out.mem;
   w->nvals = ynv;
-  w->nvals_known = true;
+  w->nvals_known = ynv != K2_CUDA_NVALS_UNKNOWN;
   k2_api_set_path(K2_PATH_NATIVE_GPU);
   k2_dispatch_set_last(K2_ENGINE_CUDA);
   if (k2_api_burble()) {
     k2_api_say(fn, K2_PATH_NATIVE_GPU,
                "%s, %s product on device vectors (%llu wide), u %llu of %llu entries, %s mask%s (%llu outputs "
-               "allowed): %s (estimated %.0f of %llu nodes, %llu expanded), %llu entries",
+               "allowed): %s (estimated %.0f of %llu nodes, %llu expanded), %lld entries (-1: not counted)",
                c.name, left ? "left" : "right", (unsigned long long)u->width, (unsigned long long)unv,
                (unsigned long long)u->n,
                mask == NULL ? "no" : structure ? "structural" : "valued", comp ? " complemented" : "",
                (unsigned long long)allowed, report.traversal ? report.traversal : "full", report.estimate,
-               (unsigned long long)report.nodes, (unsigned long long)report.expanded, (unsigned long long)ynv);
+               (unsigned long long)report.nodes, (unsigned long long)report.expanded,
+               ynv == K2_CUDA_NVALS_UNKNOWN ? -1LL : (long long)ynv);
   }
   return GrB_SUCCESS;
 }

@@ -1159,7 +1159,14 @@ int product_resident(const k2_view *A, void *device, const k2_product *P, const 
     return 0;
   };
   bool pruned = sp.prune();
-  rc = pruned ? enqueue_pruned(m, &D, sp, ws, L, s) : full();
+  if (!pruned) {  // nothing to check on the host: no wait, the caller counts when it asks
+    rc = full();
+    if (rc != 0) return rc;
+    report_traversal(P->report, m, sp, false, 0);
+    *y_nvals = K2_CUDA_NVALS_UNKNOWN;
+    return 0;
+  }
+  rc = enqueue_pruned(m, &D, sp, ws, L, s);
   if (rc == 0) rc = count_and_wait();
   if (rc != 0) return rc;
   uint64_t expanded = 0;

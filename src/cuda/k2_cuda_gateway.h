@@ -126,8 +126,11 @@ typedef struct {
 // A product whose vectors are device pointers (x, x_present, y, y_present; y_present required),
 // on the resident matrix `device`, for one vector. x_count: the present inputs (with x_present);
 // y_allowed_known / y_allowed: the outputs the mask allows, when the caller knows them. The
-// engine prunes or takes the full traversal by its cost estimate, waits, and sets *y_nvals to the
-// present outputs. P->y_skip is ignored: the mask comes as `mask` (NULL: none).
+// engine prunes or takes the full traversal by its cost estimate. A pruned traversal waits (its
+// frontier may have overflowed) and sets *y_nvals to the present outputs; the full traversal
+// does not wait and sets *y_nvals to K2_CUDA_NVALS_UNKNOWN (the caller counts when asked).
+// P->y_skip is ignored: the mask comes as `mask` (NULL: none).
+#define K2_CUDA_NVALS_UNKNOWN UINT64_MAX
 int k2_cuda_product_resident(const k2_view *A, void *device, const k2_product *P,
                              const k2_cuda_mask *mask, uint64_t *y_nvals);
 // Device memory through the engine's counters; NULL with a message when there is none.
