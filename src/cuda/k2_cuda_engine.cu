@@ -419,97 +419,55 @@ struct Piece {
   uint64_t bytes;
 };
 
-// A staged copy runs in parts (k2_copy_part_count of them, >= 128 KB each) on host threads: up,
-// each part copies its bytes into the staging buffer and issues its own DMA at once, so that
-// the copies of the first parts overlap the DMAs of the others; down, the DMAs are issued
-// first, each followed by an event, and each part waits for its event and copies out.
-struct StagePart {
-  char *host, *stage, *dev;
-  uint64_t len;
-};
-struct StageJob {
-  std::vector<StagePart> parts;
-  cudaStream_t s;
-  bool up;
-  std::atomic<int> err{0};
-};
-constexpr size_t kStageEvents = 256;
-cudaEvent_t g_stage_events[kStageEvents];
-bool g_stage_events_made = false;
-
-void stage_part(size_t i, void *ctx) {
-  StageJob *j = (StageJob *)ctx;
-  const StagePart &p = j->parts[i];
-  cudaError_t e;
-  if (j->up) {
-    memcpy(p.stage, p.host, p.len);
-    e = cudaMemcpyAsync(p.dev, p.stage, p.len, cudaMemcpyHostToDevice, j->s);
-  } else {
-    e = cudaEventSynchronize(g_stage_events[i]);
-    if (e == cudaSuccess) memcpy(p.host, p.stage, p.len);
-  }
-  if (e != cudaSuccess) j->err.store((int)e);
-}
-
-// The pieces' bytes in [lo, hi) of the staged range, split into parts.
-void stage_parts(StageJob &j, const Piece *p, int n, char *dev, uint64_t lo, uint64_t hi) {
-  j.parts.clear();
-  for (int i = 0; i < n; i++) {
-    const uint64_t a = std::max(lo, p[i].off), b = std::min(hi, p[i].off + p[i].bytes);
-    if (a >= b) continue;
-    const uint64_t len = b - a;
-    // at most 4 pieces (a product's inputs or outputs), each within a quarter of the events
-    const size_t k = std::min(k2_copy_part_count(len), kStageEvents / 4);
-    const uint64_t step = (len / k + 63) & ~UINT64_C(63);
-    for (uint64_t at = a; at < b; at += step) {
-      const uint64_t l = std::min(step, b - at);
-      j.parts.push_back({(char *)p[i].host + (at - p[i].off), (char *)g_host + (at - lo), dev + at, l});
-    }
-  }
-}
-
-int stage(char *dev, const Piece *p, int n, cudaStream_t s, bool up) {
+int stage_up(char *dev, const Piece *p, int n, cudaStream_t s) {
   const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
   if (total == 0) return 0;
-  int rc = ensure_staging(std::min(total, kStageMax));
-  if (rc != 0) return rc;
-  if (!g_stage_events_made) {
-    for (cudaEvent_t &e : g_stage_events)
-      K2CU_TRY("creating the staging events", cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    g_stage_events_made = true;
+  if (total <= kStageMax) {
+    int rc = ensure_staging(total);
+    if (rc != 0) return rc;
+    // the staging buffer's last copy may still be in flight
+    K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++) k2_copy_parallel((char *)g_host + p[i].off, p[i].host, p[i].bytes);
+    K2CU_TRY("copying the vectors to the device", cudaMemcpyAsync(dev, g_host, total, cudaMemcpyHostToDevice, s));
+    return 0;
   }
-  StageJob j;
-  j.s = s;
-  j.up = up;
-  for (uint64_t lo = 0; lo < total; lo += kStageMax) {
-    const uint64_t hi = std::min(total, lo + kStageMax);
-    // the staging buffer's last copy (this call's previous window, or an earlier call's) may
-    // still be in flight up
-    if (up) K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
-    stage_parts(j, p, n, dev, lo, hi);
-    if (!up) {
-      for (size_t i = 0; i < j.parts.size(); i++) {
-        const StagePart &q = j.parts[i];
-        K2CU_TRY("copying the results from the device",
-                 cudaMemcpyAsync(q.stage, q.dev, q.len, cudaMemcpyDeviceToHost, s));
-        K2CU_TRY("copying the results from the device", cudaEventRecord(g_stage_events[i], s));
-      }
+  int rc = ensure_staging(kStageMax);
+  if (rc != 0) return rc;
+  for (int i = 0; i < n; i++) {
+    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
+      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
+      K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
+      k2_copy_parallel(g_host, (const char *)p[i].host + done, len);
+      K2CU_TRY("copying the vectors to the device",
+               cudaMemcpyAsync(dev + p[i].off + done, g_host, len, cudaMemcpyHostToDevice, s));
     }
-    k2_copy_parts(j.parts.size(), stage_part, &j);
-    if (j.err.load() != 0) return cuda_fail((cudaError_t)j.err.load(), up ? "copying the vectors to the device"
-                                                                        : "copying the results from the device");
   }
   return 0;
 }
 
-int stage_up(char *dev, const Piece *p, int n, cudaStream_t s) { return stage(dev, p, n, s, true); }
-
-// The reverse; returns when the host arrays hold the data.
+// The reverse; returns when the host arrays hold the data (the stream is waited for).
 int stage_down(const char *dev, const Piece *p, int n, cudaStream_t s) {
-  int rc = stage((char *)dev, p, n, s, false);
+  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
+  if (total == 0) return 0;
+  if (total <= kStageMax) {
+    int rc = ensure_staging(total);
+    if (rc != 0) return rc;
+    K2CU_TRY("copying the results from the device", cudaMemcpyAsync(g_host, dev, total, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the product", cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++) k2_copy_parallel(p[i].host, (const char *)g_host + p[i].off, p[i].bytes);
+    return 0;
+  }
+  int rc = ensure_staging(kStageMax);
   if (rc != 0) return rc;
-  // the events cover every copy; a device error of the stream shows here
-  K2CU_TRY("running the product", cudaStreamSynchronize(s));
+  for (int i = 0; i < n; i++) {
+    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
+      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
+      K2CU_TRY("copying the results from the device",
+               cudaMemcpyAsync(g_host, dev + p[i].off + done, len, cudaMemcpyDeviceToHost, s));
+      K2CU_TRY("running the product", cudaStreamSynchronize(s));
+      k2_copy_parallel((char *)p[i].host + done, g_host, len);
+    }
+  }
   return 0;
 }
 

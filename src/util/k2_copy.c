@@ -6,14 +6,17 @@
 #include <stdint.h>
 #include <string.h>
 
-size_t k2_copy_part_count(size_t bytes) {
+// Each thread copies at least this much: below it a parallel region costs more than it saves.
+#define K2_COPY_PART ((size_t)128 << 10)
+
+static size_t k2_copy_part_count(size_t bytes) {
   size_t parts = bytes / K2_COPY_PART;
   const size_t threads = omp_in_parallel() ? 1 : (size_t)omp_get_max_threads();
   if (parts > threads) parts = threads;
   return parts < 1 ? 1 : parts;
 }
 
-void k2_copy_parts(size_t parts, void (*fn)(size_t part, void *ctx), void *ctx) {
+static void k2_copy_parts(size_t parts, void (*fn)(size_t part, void *ctx), void *ctx) {
   if (parts < 2 || omp_in_parallel()) {
     for (size_t i = 0; i < parts; i++) fn(i, ctx);
     return;
