@@ -134,7 +134,9 @@ GrB_Info K2_DeviceVector_reduce_FP64(double *sum, const K2_DeviceVector v);
 // accumulator, for the semirings the engines run natively (others: GrB_NOT_IMPLEMENTED, naming
 // the reason). w and u have the semiring's type (device vectors are not typecast). The descriptor's mask settings (structure, complement) and the transpose of A are
 // honoured; a mask requires GrB_REPLACE (the result replaces w). w may be u or the mask. A is
-// uploaded at its first such product (K2_Matrix_upload). w is unchanged on any error.
+// uploaded at its first such product (K2_Matrix_upload). w is unchanged on any error. A product
+// that prunes the tree waits for it (and knows w's entry count); one that traverses it whole
+// does not wait, and w's entries are counted when asked (K2_DeviceVector_nvals).
 GrB_Info K2_mxv_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_Matrix A, const K2_DeviceVector u, const GrB_Descriptor desc);
 GrB_Info K2_vxm_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
@@ -161,6 +163,16 @@ GrB_Info K2_DeviceVector_exportMatrix(GrB_Matrix *U, const K2_DeviceVector v);
 // knows C's entry count.
 GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_Matrix A, const K2_DeviceVector B, const GrB_Descriptor desc);
+
+// The levels of a multi-source BFS, whole on the device: dist(i, b) = the number of edges on a
+// shortest path from sources[b] to i, absent where sources[b] does not reach i; dist an INT32
+// batch of n x nsources, A square (n x n). With GrB_INP0 transposed (GrB_DESC_T0) the paths
+// follow A's out-edges (i -> j where A(i, j)), otherwise its in-edges. The frontiers and visited
+// sets are words of bits, one bit per source: 1 to 64 sources (GrB_NOT_IMPLEMENTED for more, or
+// where the device cannot run it: K2_mxm_device per level is the general way). One traversal,
+// one kernel and one wait per level; dist is unchanged on any error.
+GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                             const GrB_Descriptor desc);
 
 // Whether products of A run on the GPU under the current engine choice: the CUDA engine chosen
 // and a device present, or AUTO with a device and A large enough that a full product costs the

@@ -713,6 +713,60 @@ GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_
   return k2_api_done("K2_mxm_device", k2_dvec_product("K2_mxm_device", C, mask, semiring, A, B, desc, false, true));
 }
 
+GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                             const GrB_Descriptor desc) {
+  const char *fn = "K2_Device_bfsLevels";
+  k2_error_clear();
+  k2_api_set_path(K2_PATH_NONE);
+  K2_DVEC_CHECK(dist, fn, "dist");
+  GrB_Info info = k2_api_check_matrix(A, fn);
+  if (info != GrB_SUCCESS) return info;
+  if (sources == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: sources is NULL", fn);
+  bool replace, comp, structure, tran0, tran1;
+  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
+  const GrB_Index n = A->tree.nrows;
+  if (A->tree.ncols != n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: A is %llu x %llu, not square", fn, (unsigned long long)n,
+            (unsigned long long)A->tree.ncols);
+  if (nsources == 0 || nsources > 64)
+    K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: %llu sources; the device BFS takes 1 to 64 (K2_mxm_device runs more)", fn,
+            (unsigned long long)nsources);
+  if (dist->type != K2_T_INT32 || dist->rows != n || dist->width != nsources)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: dist must be an INT32 batch of %llu x %llu, not a %s batch of %llu x %llu",
+            fn, (unsigned long long)n, (unsigned long long)nsources, k2_type_name(dist->type),
+            (unsigned long long)dist->rows, (unsigned long long)dist->width);
+  for (GrB_Index b = 0; b < nsources; b++)
+    if (sources[b] >= n)
+      K2_FAIL(GrB_INVALID_INDEX, "%s: sources[%llu] = %llu is not a vertex of A (0 .. %llu)", fn,
+              (unsigned long long)b, (unsigned long long)sources[b], (unsigned long long)n - 1);
+  if (n > INT32_MAX) K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: levels are INT32, A has %llu vertices", fn, (unsigned long long)n);
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  void *device = NULL;
+  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
+  if (dist->spare == NULL) {
+    dist->spare = k2_cuda_vector_alloc(dist->bytes);
+    if (dist->spare == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: no device memory for the result: %s", fn, k2_error_get());
+  }
+  k2_view view;
+  k2_tree_view(&view, &A->tree, A->weight);
+  struct K2_DeviceVector_opaque out = *dist;  // the spare, as a vector: dist is untouched by a failure
+  out.mem = dist->spare;
+  uint64_t reached = 0;
+  int rc = k2_cuda_bfs_levels(&view, device, tran0, (const uint64_t *)sources, (uint32_t)nsources,
+                              (int32_t *)k2_dvec_values(&out), k2_dvec_present(&out), &reached);
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  dist->spare = dist->mem;
+  dist->mem = out.mem;
+  dist->nvals = reached;
+  dist->nvals_known = true;
+  k2_api_set_path(K2_PATH_NATIVE_GPU);
+  k2_dispatch_set_last(K2_ENGINE_CUDA);
+  if (k2_api_burble())
+    k2_api_say(fn, K2_PATH_NATIVE_GPU, "%llu sources along the %s-edges as words of bits: %llu entries",
+               (unsigned long long)nsources, tran0 ? "out" : "in", (unsigned long long)reached);
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_Matrix_deviceServes(bool *serves, K2_Matrix A) {
   if (serves == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_deviceServes: serves is NULL");
   GrB_Info info = k2_api_check_matrix(A, "K2_Matrix_deviceServes");

@@ -1374,6 +1374,123 @@ int product_resident_batch(const k2_view *A, void *device, const k2_product *P, 
   return 0;
 }
 
+// A multi-source BFS whole on the device, its frontiers and visited sets as words of bits (one
+// bit per source, B <= 64): per level one traversal (the bitwise leaf kernel, the visited words
+// as its skip mask) and one update kernel, recorded as a CUDA graph (two: the frontier and the
+// next one alternate) and replayed; the host waits once per level for the count of new entries.
+// dist (int32, n x B) and dp (its presence) are device arrays; *reached = their entries.
+int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, int32_t *dist,
+               uint8_t *dp, uint64_t *reached) {
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  DevMatrix *m = (DevMatrix *)device;
+  if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: a BFS on the device needs a resident matrix");
+  if (B == 0 || B > 64 || A->nrows != A->ncols)
+    return fail(K2_DECLINED, "CUDA engine: the bitwise BFS takes 1 to 64 sources on a square matrix");
+  if (m->config == K2_CUDA_CONFIG_ROWS)
+    return fail(K2_DECLINED, "CUDA engine: the bitwise BFS runs on the tree, not on the row blocks");
+  cudaStream_t s = g_stream;
+  const uint64_t n = A->nrows;
+  K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
+  const bool scan = resolve_scan(1);
+  Plan *plan = nullptr;
+  if (A->n_internal != 0) {
+    int rc = get_plan(m, A, scan, &plan);
+    if (rc != 0) return rc;
+  }
+  // the workspace: the plan's scratch, then F, N, V (n words each), the sources, the level and
+  // the count
+  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
+  const uint64_t need = base + 8 * (3 * n + B) + 16;
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED, "CUDA engine: the BFS needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+  int rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  rc = ensure_staging(std::max<uint64_t>(8 * B, 16));
+  if (rc != 0) return rc;
+  char *ws = (char *)g_ws;
+  uint64_t *F = (uint64_t *)(ws + base), *N = F + n, *V = N + n, *src = V + n;
+  int32_t *level = (int32_t *)(src + B);
+  unsigned long long *cnt = (unsigned long long *)(level + 2);
+  memcpy(g_host, sources, 8 * B);
+  K2CU_TRY("copying the sources to the device", cudaMemcpyAsync(src, g_host, 8 * B, cudaMemcpyHostToDevice, s));
+  K2CU_TRY("clearing the frontier and the visited set", cudaMemsetAsync(F, 0, 8 * 3 * n, s));
+  const int32_t one = 1;
+  K2CU_TRY("setting the first level", cudaMemcpyAsync(level, &one, 4, cudaMemcpyHostToDevice, s));
+  K2CU_TRY("seeding the sources", launch_bfs_seed(src, B, F, V, dist, dp, s));
+  // the sources' own entries (a repeated source counts once per bit)
+  uint64_t total = B;
+  if (A->n_internal == 0) {
+    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
+    *reached = total;
+    return 0;
+  }
+  k2_product D;
+  memset(&D, 0, sizeof D);
+  D.left = left;
+  D.batch = 1;
+  D.type = K2_T_BOOL;
+  D.monoid = K2_MON_LOR;
+  D.mult = K2_MUL_X;
+  // one level from `from` into `to`, as a sequence of launches
+  auto level_launches = [&](uint64_t *from, uint64_t *to) -> int {
+    K2CU_TRY("clearing the next frontier", cudaMemsetAsync(to, 0, 8 * n, s));
+    K2CU_TRY("clearing the count", cudaMemsetAsync(cnt, 0, 8, s));
+    BitsArgs ba;
+    ba.xv = from;
+    ba.xp = from;
+    ba.yv = to;  // every contribution is true: values and presence are one word
+    ba.yp = to;
+    ba.skip = V;
+    int r = enqueue(m, plan, &D, ws, s, &ba);
+    if (r != 0) return r;
+    K2CU_TRY("recording the new frontier", launch_bfs_update(to, V, n, B, dist, dp, level, cnt, s));
+    return 0;
+  };
+  cudaGraphExec_t graphs[2] = {nullptr, nullptr};
+  struct Cleanup {
+    cudaGraphExec_t *g;
+    ~Cleanup() {
+      for (int i = 0; i < 2; i++)
+        if (g[i] != nullptr) cudaGraphExecDestroy(g[i]);
+    }
+  } cleanup{graphs};
+  for (uint64_t k = 1; k <= n; k++) {
+    const int parity = (int)(k & 1);
+    uint64_t *from = parity ? F : N, *to = parity ? N : F;
+    if (g_settings.graphs) {
+      if (graphs[parity] == nullptr) {
+        K2CU_TRY("recording a BFS level as a graph", cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        rc = level_launches(from, to);
+        cudaGraph_t graph = nullptr;
+        cudaError_t e = cudaStreamEndCapture(s, &graph);
+        if (rc != 0) {
+          if (graph != nullptr) cudaGraphDestroy(graph);
+          return rc;
+        }
+        if (e != cudaSuccess) return cuda_fail(e, "recording a BFS level as a graph");
+        e = cudaGraphInstantiate(&graphs[parity], graph, 0);
+        cudaGraphDestroy(graph);
+        if (e != cudaSuccess) {
+          graphs[parity] = nullptr;
+          return cuda_fail(e, "preparing the recorded BFS level");
+        }
+      }
+      K2CU_TRY("launching a BFS level", cudaGraphLaunch(graphs[parity], s));
+    } else {
+      rc = level_launches(from, to);
+      if (rc != 0) return rc;
+    }
+    K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt, 8, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
+    const uint64_t c = *(const unsigned long long *)g_host;
+    if (c == 0) break;
+    total += c;
+  }
+  *reached = total;
+  return 0;
+}
+
 }  // namespace
 }  // namespace k2cu
 
@@ -1655,6 +1772,12 @@ int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, i
   memcpy(isum, g_host, 8);
   memcpy(fsum, (char *)g_host + 8, 8);
   return 0;
+}
+
+int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
+                       int32_t *dist, uint8_t *dist_present, uint64_t *reached) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return bfs_levels(A, device, left, sources, nsources, dist, dist_present, reached);
 }
 
 int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_product *P,

@@ -178,6 +178,14 @@ int k2_cuda_vector_apply(void *z, uint8_t *zp, const void *x, const uint8_t *xp,
 // is for single vectors); *y_nvals counts the present (index, vector) pairs. One wait.
 int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_product *P,
                                    const k2_cuda_mask *mask, uint64_t *y_nvals);
+// A multi-source BFS whole on the device: dist (n x nsources int32, row-major, and its presence
+// bytes dist_present; device pointers) = the level at which each source reaches each vertex, along
+// the out-edges of the row-major adjacency when `left` (x' A per level), along the in-edges
+// otherwise; absent where unreached. 1 to 64 sources (each < n) on a square matrix; K2_DECLINED
+// otherwise or where the engine cannot (no device, row blocks). *reached = the entries. Waits
+// once per level.
+int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
+                       int32_t *dist, uint8_t *dist_present, uint64_t *reached);
 // w[i] = u[I[i]] where I[i] is present (I of INT32 or INT64 values: index64), u[I[i]] is
 // present and 0 <= I[i] < nu; w absent elsewhere (w must not be u: the caller writes a spare).
 // Waits: *bad = the present indices outside [0, nu), *w_nvals = the entries of w.

@@ -203,6 +203,13 @@ cudaError_t launch_unpack_bits(const uint64_t *v, const uint64_t *p, int value_m
 // The skip bits of a batch of B <= 64 vectors from its mask: bit b of skip[i] for entry i B + b.
 cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void *values, k2_type type,
                              bool structural, bool complement, uint64_t n, uint32_t B, cudaStream_t s);
+// A multi-source BFS as words of bits (B <= 64 sources): seed F and V with the sources (dist 0);
+// after a level's traversal into N, V |= N, dist (int32, n x B, presence dp) = *level where N has
+// a bit, *count += N's bits, then *level += 1.
+cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
+                            uint8_t *dp, cudaStream_t s);
+cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist, uint8_t *dp,
+                              int32_t *level, unsigned long long *count, cudaStream_t s);
 // *count += how many of p[0, n) are nonzero.
 cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long long *count,
                                  cudaStream_t s);

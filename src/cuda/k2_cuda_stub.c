@@ -152,6 +152,12 @@ int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_prod
   if (y_nvals) *y_nvals = 0;
   return k2_cuda_product(A, device, P);
 }
+int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
+                       int32_t *dist, uint8_t *dist_present, uint64_t *reached) {
+  (void)A, (void)device, (void)left, (void)sources, (void)nsources, (void)dist, (void)dist_present;
+  if (reached) *reached = 0;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
 int k2_cuda_vector_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
                            const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
                            uint64_t *bad, uint64_t *w_nvals) {

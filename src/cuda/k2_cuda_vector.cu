@@ -94,6 +94,43 @@ __global__ void unpack_bits_kernel(const uint64_t *v, const uint64_t *p, int val
   if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(count, (unsigned long long)c);
 }
 
+// Sources of a multi-source BFS as bits: vector b starts at sources[b] (level 0).
+__global__ void bfs_seed_kernel(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
+                                uint8_t *dp) {
+  for (uint32_t b = threadIdx.x; b < B; b += blockDim.x) {
+    const uint64_t s = sources[b];
+    atomicOr((unsigned long long *)&F[s], 1ull << b);
+    atomicOr((unsigned long long *)&V[s], 1ull << b);
+    dist[s * B + b] = 0;
+    dp[s * B + b] = 1;
+  }
+}
+
+// The new frontier N (already without visited bits: the traversal skipped them) joins V; its
+// entries get the level *level; *count += its bits.
+__global__ void bfs_update_kernel(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist,
+                                  uint8_t *dp, const int32_t *level, unsigned long long *count) {
+  unsigned c = 0;
+  const int32_t k = *level;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    uint64_t w = N[i];
+    if (w == 0) continue;
+    V[i] |= w;
+    c += (unsigned)__popcll(w);
+    while (w) {
+      const unsigned b = (unsigned)__ffsll((long long)w) - 1;
+      w &= w - 1;
+      dist[i * B + b] = k;
+      dp[i * B + b] = 1;
+    }
+  }
+  c = __reduce_add_sync(0xffffffffu, c);  // every lane reaches here: `continue` stays in the loop
+  if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(count, (unsigned long long)c);
+}
+
+__global__ void bfs_next_level_kernel(int32_t *level) { *level += 1; }
+
 template <typename T>
 __global__ void assign_kernel(T *v, uint8_t *vp, const uint8_t *m, const T *w, const uint8_t *wp,
                               T scalar, uint64_t n) {
@@ -280,6 +317,21 @@ cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long lon
                                  cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   count_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(p, n, count);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
+                            uint8_t *dp, cudaStream_t s) {
+  bfs_seed_kernel<<<1, 64, 0, s>>>(sources, B, F, V, dist, dp);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist, uint8_t *dp,
+                              int32_t *level, unsigned long long *count, cudaStream_t s) {
+  bfs_update_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(N, V, n, B, dist, dp, level, count);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return e;
+  bfs_next_level_kernel<<<1, 1, 0, s>>>(level);
   return cudaGetLastError();
 }
 

@@ -14,7 +14,6 @@ extern "C" {
 // split over the OpenMP threads (one core copies far slower than the host's memory bandwidth).
 void k2_copy_parallel(void *dst, const void *src, size_t bytes);
 
-
 #ifdef __cplusplus
 }
 #endif
