@@ -1961,6 +1961,31 @@ static void test_device_msbfs(void **state) {
     K2_ASSERT_OK(K2_Matrix_free(&A));
     k2_coo_free(&L);
   }
+  {  // K2_Device_bfsLevels (msBFS's path up to 64 sources) refuses bad arguments, dist untouched
+    k2_coo_list L;
+    random_list(&L, 100, 100, 400, 85);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    K2_DeviceVector d = NULL, b = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&d, GrB_INT32, 100, 2));
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&b, GrB_BOOL, 100, 2));
+    const GrB_Index s2[2] = {0, 99}, out[2] = {0, 100};
+    K2_ASSERT_OK(K2_Device_bfsLevels(d, A, s2, 2, GrB_DESC_T0));
+    GrB_Index nv = 0, nv2 = 0;
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, d));
+    assert_true(nv >= 2);
+    assert_int_equal(K2_Device_bfsLevels(d, A, out, 2, NULL), GrB_INVALID_INDEX);
+    assert_int_equal(K2_Device_bfsLevels(b, A, s2, 2, NULL), GrB_DIMENSION_MISMATCH);
+    assert_int_equal(K2_Device_bfsLevels(d, A, s2, 1, NULL), GrB_DIMENSION_MISMATCH);
+    assert_int_equal(K2_Device_bfsLevels(d, A, s2, 0, NULL), GrB_NOT_IMPLEMENTED);
+    assert_int_equal(K2_Device_bfsLevels(d, A, NULL, 2, NULL), GrB_NULL_POINTER);
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv2, d));
+    assert_int_equal(nv2, nv);
+    K2_ASSERT_OK(K2_DeviceVector_free(&d));
+    K2_ASSERT_OK(K2_DeviceVector_free(&b));
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
   const int found = on_square_real_graphs(msbfs_real_graph);
   printf("  device msBFS = host msBFS on 2 random graphs (1 to %d sources) and %d real graphs\n",
          K2_MSBFS_MAX, found);
