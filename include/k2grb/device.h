@@ -170,7 +170,9 @@ GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_
 // follow A's out-edges (i -> j where A(i, j)), otherwise its in-edges. The frontiers and visited
 // sets are words of bits, one bit per source: 1 to 64 sources (GrB_NOT_IMPLEMENTED for more, or
 // where the device cannot run it: K2_mxm_device per level is the general way). One traversal,
-// one kernel and one wait per level; dist is unchanged on any error.
+// one kernel and one wait per level. dist is written in place (no second n x nsources copy on
+// the device): it is unchanged by an argument error, a decline or a lack of device memory, and
+// left empty by a device fault during the run.
 GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
                              const GrB_Descriptor desc);
 

@@ -743,20 +743,19 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
   if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
   if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  if (dist->spare == NULL) {
-    dist->spare = k2_cuda_vector_alloc(dist->bytes);
-    if (dist->spare == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: no device memory for the result: %s", fn, k2_error_get());
-  }
   k2_view view;
   k2_tree_view(&view, &A->tree, A->weight);
-  struct K2_DeviceVector_opaque out = *dist;  // the spare, as a vector: dist is untouched by a failure
-  out.mem = dist->spare;
+  // written in place, without a spare of n x nsources entries (the device memory is what the
+  // tree saves): the engine allocates what it needs before its first write to dist, so only a
+  // device fault can leave dist half-written, and then it is marked empty
   uint64_t reached = 0;
   int rc = k2_cuda_bfs_levels(&view, device, tran0, (const uint64_t *)sources, (uint32_t)nsources,
-                              (int32_t *)k2_dvec_values(&out), k2_dvec_present(&out), &reached);
+                              (int32_t *)k2_dvec_values(dist), k2_dvec_present(dist), &reached);
+  if (rc != 0 && reached != K2_CUDA_NVALS_UNKNOWN) {  // the engine emptied what it had written
+    dist->nvals = 0;
+    dist->nvals_known = true;
+  }
   if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
-  dist->spare = dist->mem;
-  dist->mem = out.mem;
   dist->nvals = reached;
   dist->nvals_known = true;
   k2_api_set_path(K2_PATH_NATIVE_GPU);

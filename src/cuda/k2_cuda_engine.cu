@@ -1379,8 +1379,12 @@ int product_resident_batch(const k2_view *A, void *device, const k2_product *P, 
 // as its skip mask) and one update kernel, recorded as a CUDA graph (two: the frontier and the
 // next one alternate) and replayed; the host waits once per level for the count of new entries.
 // dist (int32, n x B) and dp (its presence) are device arrays; *reached = their entries.
+int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
+                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached);
+
 int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, int32_t *dist,
                uint8_t *dp, uint64_t *reached) {
+  *reached = K2_CUDA_NVALS_UNKNOWN;  // dist untouched, unless a later failure says otherwise
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   DevMatrix *m = (DevMatrix *)device;
   if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: a BFS on the device needs a resident matrix");
@@ -1388,9 +1392,8 @@ int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *source
     return fail(K2_DECLINED, "CUDA engine: the bitwise BFS takes 1 to 64 sources on a square matrix");
   if (m->config == K2_CUDA_CONFIG_ROWS)
     return fail(K2_DECLINED, "CUDA engine: the bitwise BFS runs on the tree, not on the row blocks");
-  cudaStream_t s = g_stream;
   const uint64_t n = A->nrows;
-  K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
+  // everything that can fail for want of memory comes before the first write to dist
   const bool scan = resolve_scan(1);
   Plan *plan = nullptr;
   if (A->n_internal != 0) {
@@ -1408,10 +1411,26 @@ int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *source
   if (rc != 0) return rc;
   rc = ensure_staging(std::max<uint64_t>(8 * B, 16));
   if (rc != 0) return rc;
-  char *ws = (char *)g_ws;
+  rc = bfs_levels_run(A, m, plan, (char *)g_ws, left, sources, B, dist, dp, reached);
+  if (rc != 0) {  // dist was written: leave it empty (as far as the device still allows)
+    cudaMemsetAsync(dp, 0, n * B, g_stream);
+    cudaStreamSynchronize(g_stream);
+    *reached = 0;
+  }
+  return rc;
+}
+
+// bfs_levels after its allocations: from the first write to dist on.
+int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
+                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached) {
+  cudaStream_t s = g_stream;
+  const uint64_t n = A->nrows;
+  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
+  int rc = 0;
   uint64_t *F = (uint64_t *)(ws + base), *N = F + n, *V = N + n, *src = V + n;
   int32_t *level = (int32_t *)(src + B);
   unsigned long long *cnt = (unsigned long long *)(level + 2);
+  K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
   memcpy(g_host, sources, 8 * B);
   K2CU_TRY("copying the sources to the device", cudaMemcpyAsync(src, g_host, 8 * B, cudaMemcpyHostToDevice, s));
   K2CU_TRY("clearing the frontier and the visited set", cudaMemsetAsync(F, 0, 8 * 3 * n, s));

@@ -183,7 +183,8 @@ int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_prod
 // the out-edges of the row-major adjacency when `left` (x' A per level), along the in-edges
 // otherwise; absent where unreached. 1 to 64 sources (each < n) on a square matrix; K2_DECLINED
 // otherwise or where the engine cannot (no device, row blocks). *reached = the entries. Waits
-// once per level.
+// once per level. dist is written in place: on a failure *reached is K2_CUDA_NVALS_UNKNOWN if
+// dist was not touched (every check and allocation comes first), else 0 (dist emptied).
 int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
                        int32_t *dist, uint8_t *dist_present, uint64_t *reached);
 // w[i] = u[I[i]] where I[i] is present (I of INT32 or INT64 values: index64), u[I[i]] is
