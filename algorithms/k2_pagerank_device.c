@@ -2,10 +2,12 @@
 // (K2_DeviceVector, include/k2grb/device.h).
 // SPDX-License-Identifier: Apache-2.0
 //
-// The iteration of k2_pagerank.inc, each step on the device: w = t ./ d, r = teleport + w' A,
-// the change sum |t - r|. The scaled out-degrees d and the sinks are computed once on the host
-// (a graph's cached degrees, else one product) and copied up once; per iteration the host learns
-// the rank held by the sinks and the change, two sums. The ranks come back once at the end.
+// The iteration of k2_pagerank.inc on the device: w = t ./ d, r = teleport + w' A, the change
+// sum |t - r|. The scaled out-degrees d and the sinks are computed once on the host (a graph's
+// cached degrees, else one product) and copied up once; the iterations are one call,
+// K2_Device_pagerank (one recorded graph and one wait per iteration), or, where it declines,
+// the same steps one device-vector call each (the host learns the sinks' rank and the change per
+// iteration). The ranks come back once at the end.
 #include "k2_alg_internal.h"
 
 #define K2A_FN fn
@@ -56,43 +58,51 @@ GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Mat
   if (nsinks > 0) {
     K2A_TRY(K2_DeviceVector_new(&dsink, GrB_BOOL, n));
     K2A_TRY(K2_DeviceVector_import(dsink, sink));
-    K2A_TRY(K2_DeviceVector_new(&rsink, GrB_FP32, n));
   }
-  K2A_STEP("creating the rank vectors on the device");
+  K2A_STEP("creating the rank vector on the device");
   K2A_TRY(K2_DeviceVector_new(&r, GrB_FP32, n));
-  K2A_TRY(K2_DeviceVector_new(&t, GrB_FP32, n));
-  K2A_TRY(K2_DeviceVector_new(&w, GrB_FP32, n));
-  K2A_TRY(K2_DeviceVector_new(&y, GrB_FP32, n));
-  K2A_TRY(K2_DeviceVector_assign_FP64(r, NULL, (double)(1.0f / (float)n)));
 
   const float scaled_damping = (1 - damping) / (float)n;
   float rdiff = 1;
-  for (*iters = 0; *iters < itermax && rdiff > tol; (*iters)++) {
-    float teleport = scaled_damping;
-    if (nsinks > 0) {
-      // teleport += damping/n * (rank held by the sinks)
-      K2A_STEP("summing the rank held by the vertices without out-edges");
-      K2A_TRY(K2_DeviceVector_clear(rsink));
-      K2A_TRY(K2_DeviceVector_assign(rsink, dsink, r));
-      double sum_rsink = 0;
-      K2A_TRY(K2_DeviceVector_reduce_FP64(&sum_rsink, rsink));
-      teleport += damping / (float)n * (float)sum_rsink;
+  K2A_STEP("iterating on the device");
+  GrB_Info info = K2_Device_pagerank(r, A, dd, nsinks > 0 ? dsink : NULL, damping, tol, itermax, iters, &rdiff);
+  if (info != GrB_NOT_IMPLEMENTED) K2A_TRY(info);
+  // declined (the row blocks): the same iteration step by step on device vectors
+  if (info == GrB_NOT_IMPLEMENTED) {
+    K2A_STEP("creating the step vectors on the device");
+    if (nsinks > 0) K2A_TRY(K2_DeviceVector_new(&rsink, GrB_FP32, n));
+    K2A_TRY(K2_DeviceVector_new(&t, GrB_FP32, n));
+    K2A_TRY(K2_DeviceVector_new(&w, GrB_FP32, n));
+    K2A_TRY(K2_DeviceVector_new(&y, GrB_FP32, n));
+    K2A_TRY(K2_DeviceVector_assign_FP64(r, NULL, (double)(1.0f / (float)n)));
+    rdiff = 1;
+    for (*iters = 0; *iters < itermax && rdiff > tol; (*iters)++) {
+      float teleport = scaled_damping;
+      if (nsinks > 0) {
+        // teleport += damping/n * (rank held by the sinks)
+        K2A_STEP("summing the rank held by the vertices without out-edges");
+        K2A_TRY(K2_DeviceVector_clear(rsink));
+        K2A_TRY(K2_DeviceVector_assign(rsink, dsink, r));
+        double sum_rsink = 0;
+        K2A_TRY(K2_DeviceVector_reduce_FP64(&sum_rsink, rsink));
+        teleport += damping / (float)n * (float)sum_rsink;
+      }
+      K2_DeviceVector tmp = t;  // t = the old rank
+      t = r;
+      r = tmp;
+      K2A_STEP("propagating the ranks along the edges");
+      K2A_TRY(K2_DeviceVector_eWiseMult(w, GrB_DIV_FP32, t, dd));
+      K2A_TRY(K2_vxm_device(y, NULL, GxB_PLUS_FIRST_FP32, w, A, NULL));
+      K2A_TRY(K2_DeviceVector_assign_FP64(r, NULL, (double)teleport));
+      K2A_TRY(K2_DeviceVector_eWiseAdd(r, GrB_PLUS_FP32, r, y));
+      // rdiff = sum |t - r|
+      K2A_STEP("measuring the change of the ranks");
+      K2A_TRY(K2_DeviceVector_eWiseAdd(t, GrB_MINUS_FP32, t, r));
+      K2A_TRY(K2_DeviceVector_apply(t, GrB_ABS_FP32, t));
+      double sum_diff = 0;
+      K2A_TRY(K2_DeviceVector_reduce_FP64(&sum_diff, t));
+      rdiff = (float)sum_diff;
     }
-    K2_DeviceVector tmp = t;  // t = the old rank
-    t = r;
-    r = tmp;
-    K2A_STEP("propagating the ranks along the edges");
-    K2A_TRY(K2_DeviceVector_eWiseMult(w, GrB_DIV_FP32, t, dd));
-    K2A_TRY(K2_vxm_device(y, NULL, GxB_PLUS_FIRST_FP32, w, A, NULL));
-    K2A_TRY(K2_DeviceVector_assign_FP64(r, NULL, (double)teleport));
-    K2A_TRY(K2_DeviceVector_eWiseAdd(r, GrB_PLUS_FP32, r, y));
-    // rdiff = sum |t - r|
-    K2A_STEP("measuring the change of the ranks");
-    K2A_TRY(K2_DeviceVector_eWiseAdd(t, GrB_MINUS_FP32, t, r));
-    K2A_TRY(K2_DeviceVector_apply(t, GrB_ABS_FP32, t));
-    double sum_diff = 0;
-    K2A_TRY(K2_DeviceVector_reduce_FP64(&sum_diff, t));
-    rdiff = (float)sum_diff;
   }
   if (!gap && rdiff > tol) {
     K2A_FAIL(K2_CONVERGENCE_FAILURE, "did not converge within the %d iterations itermax allows", itermax);

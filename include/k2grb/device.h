@@ -176,6 +176,18 @@ GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_
 GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
                              const GrB_Descriptor desc);
 
+// PageRank's iterations whole on the device (LAGraph's model: LAGr_PageRank; with sinks NULL,
+// GAP's): rank (FP32, n) starts at 1/n and each iteration sets t = rank and
+//   rank = teleport + (t ./ d)' A,  teleport = (1 - damping)/n + damping/n * sum of t over sinks,
+// until sum |t - rank| <= tol or itermax iterations; *iters and *rdiff (the last change) say
+// which. d (FP32, full) is the out-degrees scaled as the caller's model wants (LAGraph: max(out-
+// degree / damping, 1 / damping)); sinks (any type: its structure) the vertices without out-edges. A is
+// square. One recorded CUDA graph per iteration and one wait, for the change. rank is written in
+// place: unchanged by an argument error or a decline (GrB_NOT_IMPLEMENTED: no device, the row
+// blocks), left empty by a device fault during the run. Convergence is the caller's to judge.
+GrB_Info K2_Device_pagerank(K2_DeviceVector rank, K2_Matrix A, const K2_DeviceVector d, const K2_DeviceVector sinks,
+                            float damping, float tol, int itermax, int *iters, float *rdiff);
+
 // Whether products of A run on the GPU under the current engine choice: the CUDA engine chosen
 // and a device present, or AUTO with a device and A large enough that a full product costs the
 // host more than one call to the device. Algorithms use it to keep a whole run on the device.

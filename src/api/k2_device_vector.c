@@ -766,6 +766,63 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
   return GrB_SUCCESS;
 }
 
+GrB_Info K2_Device_pagerank(K2_DeviceVector rank, K2_Matrix A, const K2_DeviceVector d, const K2_DeviceVector sinks,
+                            float damping, float tol, int itermax, int *iters, float *rdiff) {
+  const char *fn = "K2_Device_pagerank";
+  k2_error_clear();
+  k2_api_set_path(K2_PATH_NONE);
+  K2_DVEC_CHECK(rank, fn, "rank");
+  K2_DVEC_CHECK(d, fn, "d");
+  if (sinks != NULL) K2_DVEC_CHECK(sinks, fn, "sinks");
+  if (iters == NULL || rdiff == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: iters or rdiff is NULL", fn);
+  GrB_Info info = k2_api_check_matrix(A, fn);
+  if (info != GrB_SUCCESS) return info;
+  const GrB_Index n = A->tree.nrows;
+  if (A->tree.ncols != n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: A is %llu x %llu, not square", fn, (unsigned long long)n,
+            (unsigned long long)A->tree.ncols);
+  if (rank->type != K2_T_FP32 || d->type != K2_T_FP32)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: rank and d must be FP32 (they are %s and %s)", fn, k2_type_name(rank->type),
+            k2_type_name(d->type));
+  if (rank->width != 1 || d->width != 1 || rank->n != n || d->n != n ||
+      (sinks != NULL && (sinks->width != 1 || sinks->n != n)))
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: rank, d and sinks must be plain vectors of A's size %llu", fn,
+            (unsigned long long)n);
+  if (!(damping >= 0 && damping <= 1) || !(tol >= 0) || itermax < 0)
+    K2_FAIL(GrB_INVALID_VALUE, "%s: damping %g must lie in [0, 1], tol %g be >= 0 and itermax %d >= 0", fn,
+            (double)damping, (double)tol, itermax);
+  GrB_Index dnv = 0;
+  if ((info = k2_dvec_nvals(&dnv, d, fn)) != GrB_SUCCESS) return info;
+  if (dnv != n) K2_FAIL(GrB_INVALID_VALUE, "%s: d must be full (it has %llu of %llu entries)", fn,
+                        (unsigned long long)dnv, (unsigned long long)n);
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  void *device = NULL;
+  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
+  k2_view view;
+  k2_tree_view(&view, &A->tree, A->weight);
+  bool touched = false;
+  int it = 0;
+  float diff = 0;
+  int rc = k2_cuda_pagerank(&view, device, (const float *)k2_dvec_values(d), sinks ? k2_dvec_present(sinks) : NULL,
+                            damping, tol, itermax, (float *)k2_dvec_values(rank), k2_dvec_present(rank), &it, &diff,
+                            &touched);
+  if (rc != 0 && touched) {  // the engine emptied what it had written
+    rank->nvals = 0;
+    rank->nvals_known = true;
+  }
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  rank->nvals = n;
+  rank->nvals_known = true;
+  *iters = it;
+  *rdiff = diff;
+  k2_api_set_path(K2_PATH_NATIVE_GPU);
+  k2_dispatch_set_last(K2_ENGINE_CUDA);
+  if (k2_api_burble())
+    k2_api_say(fn, K2_PATH_NATIVE_GPU, "%d iterations, change %g (tolerance %g), %s sinks", it, (double)diff,
+               (double)tol, sinks ? "with" : "without");
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_Matrix_deviceServes(bool *serves, K2_Matrix A) {
   if (serves == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_deviceServes: serves is NULL");
   GrB_Info info = k2_api_check_matrix(A, "K2_Matrix_deviceServes");

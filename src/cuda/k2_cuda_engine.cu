@@ -1309,6 +1309,117 @@ int run_bits(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product 
   return 0;
 }
 
+// PageRank's iterations whole on the device (LAGraph's model with the sinks' presence `sink`,
+// GAP's without): per iteration t = r, w = t ./ d, y = w' A (PLUS_FIRST FP32, no presence, so the
+// specialised plus kernels apply), r = teleport + y and the change sum |t - r|, recorded once as a
+// CUDA graph and replayed; the host waits once per iteration, for the change. r and rp (its
+// presence) are device arrays; r starts at 1/n. *touched says whether r was written.
+int pagerank_run(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
+                 int itermax, float *r, uint8_t *rp, int *iters, float *rdiff, bool *touched) {
+  *touched = false;
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  DevMatrix *m = (DevMatrix *)device;
+  if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: PageRank on the device needs a resident matrix");
+  if (A->nrows != A->ncols) return fail(K2_DECLINED, "CUDA engine: PageRank needs a square matrix");
+  if (m->config == K2_CUDA_CONFIG_ROWS)
+    return fail(K2_DECLINED, "CUDA engine: PageRank on the device runs on the tree, not on the row blocks");
+  const uint64_t n = A->nrows;
+  cudaStream_t s = g_stream;
+  const bool scan = resolve_scan(1);
+  Plan *plan = nullptr;
+  if (A->n_internal != 0) {
+    int rc = get_plan(m, A, scan, &plan);
+    if (rc != 0) return rc;
+  }
+  // the workspace: the plan's scratch, t, w, y (n floats each), then three doubles (the sinks'
+  // rank, a spare integer sum, the change)
+  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0, vec = align_up(4 * n);
+  const uint64_t need = base + 3 * vec + 32;
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED, "CUDA engine: PageRank needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+  int rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  rc = ensure_staging(32);
+  if (rc != 0) return rc;
+  char *ws = (char *)g_ws;
+  float *t = (float *)(ws + base), *w = (float *)(ws + base + vec), *y = (float *)(ws + base + 2 * vec);
+  double *scal = (double *)(ws + base + 3 * vec);
+  *touched = true;
+  const float r0 = 1.0f / (float)n;
+  uint32_t r0_bits;
+  memcpy(&r0_bits, &r0, 4);
+  K2CU_TRY("setting the first ranks", launch_assign(r, rp, nullptr, nullptr, nullptr, r0_bits, 4, n, s));
+  k2_product D;
+  memset(&D, 0, sizeof D);
+  D.left = true;
+  D.batch = 1;
+  D.type = K2_T_FP32;
+  D.monoid = K2_MON_PLUS;
+  D.mult = K2_MUL_X;
+  D.x = w;
+  D.y = y;
+  D.w = A->weight;
+  const float scaled = (1 - damping) / (float)n, damping_over_n = damping / (float)n;
+  auto iteration = [&]() -> int {
+    K2CU_TRY("clearing the sums", cudaMemsetAsync(scal, 0, 32, s));
+    if (sink != nullptr)
+      K2CU_TRY("summing the sinks' rank",
+               launch_sum(r, sink, K2_T_FP32, n, (unsigned long long *)(scal + 1), scal, s));
+    K2CU_TRY("keeping the old ranks", cudaMemcpyAsync(t, r, 4 * n, cudaMemcpyDeviceToDevice, s));
+    K2CU_TRY("dividing by the degrees", launch_pr_divide(w, t, d, n, s));
+    if (plan != nullptr) {
+      int e = enqueue(m, plan, &D, ws, s);
+      if (e != 0) return e;
+    } else {
+      K2CU_TRY("clearing y", cudaMemsetAsync(y, 0, 4 * n, s));
+    }
+    K2CU_TRY("adding the teleport",
+             launch_pr_update(r, t, y, n, scaled, damping_over_n, sink != nullptr ? scal : nullptr, scal + 2, s));
+    K2CU_TRY("copying the change to the host", cudaMemcpyAsync(g_host, scal + 2, 8, cudaMemcpyDeviceToHost, s));
+    return 0;
+  };
+  cudaGraphExec_t exec = nullptr;
+  struct Cleanup {
+    cudaGraphExec_t *g;
+    ~Cleanup() {
+      if (*g != nullptr) cudaGraphExecDestroy(*g);
+    }
+  } cleanup{&exec};
+  float diff = 1;
+  int k = 0;
+  for (; k < itermax && diff > tol; k++) {
+    if (g_settings.graphs) {
+      if (exec == nullptr) {
+        K2CU_TRY("recording an iteration as a graph", cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        rc = iteration();
+        cudaGraph_t graph = nullptr;
+        cudaError_t e = cudaStreamEndCapture(s, &graph);
+        if (rc != 0) {
+          if (graph != nullptr) cudaGraphDestroy(graph);
+          return rc;
+        }
+        if (e != cudaSuccess) return cuda_fail(e, "recording an iteration as a graph");
+        e = cudaGraphInstantiate(&exec, graph, 0);
+        cudaGraphDestroy(graph);
+        if (e != cudaSuccess) {
+          exec = nullptr;
+          return cuda_fail(e, "preparing the recorded iteration");
+        }
+      }
+      K2CU_TRY("launching an iteration", cudaGraphLaunch(exec, s));
+    } else {
+      rc = iteration();
+      if (rc != 0) return rc;
+    }
+    K2CU_TRY("running an iteration", cudaStreamSynchronize(s));
+    diff = (float)*(const double *)g_host;
+  }
+  *iters = k;
+  *rdiff = diff;
+  return 0;
+}
+
 // A batch on device vectors (K2_mxm_device): the mask becomes skip bytes per (index, vector)
 // pair in the workspace after the plan's scratch, the full traversal runs (batches are not
 // pruned), and the present pairs are counted on the device; one wait, for that count.
@@ -1791,6 +1902,17 @@ int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, i
   memcpy(isum, g_host, 8);
   memcpy(fsum, (char *)g_host + 8, 8);
   return 0;
+}
+
+int k2_cuda_pagerank(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
+                     int itermax, float *rank, uint8_t *rank_present, int *iters, float *rdiff, bool *touched) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  int rc = pagerank_run(A, device, d, sink, damping, tol, itermax, rank, rank_present, iters, rdiff, touched);
+  if (rc != 0 && *touched) {  // r was written: leave it empty (as far as the device still allows)
+    cudaMemsetAsync(rank_present, 0, A->nrows, g_stream);
+    cudaStreamSynchronize(g_stream);
+  }
+  return rc;
 }
 
 int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,

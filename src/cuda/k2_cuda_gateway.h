@@ -187,6 +187,13 @@ int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_prod
 // dist was not touched (every check and allocation comes first), else 0 (dist emptied).
 int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
                        int32_t *dist, uint8_t *dist_present, uint64_t *reached);
+// PageRank's iterations whole on the device (as K2_Device_pagerank): rank (n floats and its
+// presence, device pointers) from 1/n, each iteration t = rank, rank = teleport + (t ./ d)' A,
+// until sum |t - rank| <= tol or itermax iterations; d (n floats, device) the scaled out-degrees,
+// sink (presence bytes, device) the vertices without out-edges or NULL (no sink term). Waits once
+// per iteration. *touched: whether rank was written (on a failure it is then left empty).
+int k2_cuda_pagerank(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
+                     int itermax, float *rank, uint8_t *rank_present, int *iters, float *rdiff, bool *touched);
 // w[i] = u[I[i]] where I[i] is present (I of INT32 or INT64 values: index64), u[I[i]] is
 // present and 0 <= I[i] < nu; w absent elsewhere (w must not be u: the caller writes a spare).
 // Waits: *bad = the present indices outside [0, nu), *w_nvals = the entries of w.

@@ -210,6 +210,11 @@ cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, ui
                             uint8_t *dp, cudaStream_t s);
 cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist, uint8_t *dp,
                               int32_t *level, unsigned long long *count, cudaStream_t s);
+// PageRank between its products: w = t ./ d; r = teleport + y with teleport = scaled +
+// damping_over_n * *sink_sum (scaled alone when sink_sum is NULL), *diff += sum |t - r|.
+cudaError_t launch_pr_divide(float *w, const float *t, const float *d, uint64_t n, cudaStream_t s);
+cudaError_t launch_pr_update(float *r, const float *t, const float *y, uint64_t n, float scaled,
+                             float damping_over_n, const double *sink_sum, double *diff, cudaStream_t s);
 // *count += how many of p[0, n) are nonzero.
 cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long long *count,
                                  cudaStream_t s);

@@ -152,6 +152,15 @@ int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_prod
   if (y_nvals) *y_nvals = 0;
   return k2_cuda_product(A, device, P);
 }
+int k2_cuda_pagerank(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
+                     int itermax, float *rank, uint8_t *rank_present, int *iters, float *rdiff, bool *touched) {
+  (void)A, (void)device, (void)d, (void)sink, (void)damping, (void)tol, (void)itermax, (void)rank;
+  (void)rank_present;
+  if (iters) *iters = 0;
+  if (rdiff) *rdiff = 0;
+  if (touched) *touched = false;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
 int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
                        int32_t *dist, uint8_t *dist_present, uint64_t *reached) {
   (void)A, (void)device, (void)left, (void)sources, (void)nsources, (void)dist, (void)dist_present;

@@ -131,6 +131,29 @@ __global__ void bfs_update_kernel(const uint64_t *N, uint64_t *V, uint64_t n, ui
 
 __global__ void bfs_next_level_kernel(int32_t *level) { *level += 1; }
 
+// PageRank's steps between products: w = t ./ d, and r = teleport + y with the change
+// sum |t - r| (in double, as a reduction of the differences would). The teleport is formed
+// here from the sinks' rank, in the host's order of float operations (no contraction into FMA).
+__global__ void pr_divide_kernel(float *w, const float *t, const float *d, uint64_t n) {
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x)
+    w[i] = __fdiv_rn(t[i], d[i]);
+}
+
+__global__ void pr_update_kernel(float *r, const float *t, const float *y, uint64_t n, float scaled,
+                                 float damping_over_n, const double *sink_sum, double *diff) {
+  const float tele = sink_sum != nullptr ? __fadd_rn(scaled, __fmul_rn(damping_over_n, (float)*sink_sum)) : scaled;
+  double c = 0;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    const float ri = __fadd_rn(tele, y[i]);
+    r[i] = ri;
+    c += (double)fabsf(__fsub_rn(t[i], ri));
+  }
+  for (int off = 16; off > 0; off >>= 1) c += __shfl_down_sync(0xffffffffu, c, off);
+  if ((threadIdx.x & 31u) == 0) atomicAdd(diff, c);
+}
+
 template <typename T>
 __global__ void assign_kernel(T *v, uint8_t *vp, const uint8_t *m, const T *w, const uint8_t *wp,
                               T scalar, uint64_t n) {
@@ -332,6 +355,19 @@ cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
   bfs_next_level_kernel<<<1, 1, 0, s>>>(level);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_pr_divide(float *w, const float *t, const float *d, uint64_t n, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  pr_divide_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(w, t, d, n);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_pr_update(float *r, const float *t, const float *y, uint64_t n, float scaled,
+                             float damping_over_n, const double *sink_sum, double *diff, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  pr_update_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(r, t, y, n, scaled, damping_over_n, sink_sum, diff);
   return cudaGetLastError();
 }
 

@@ -1617,6 +1617,38 @@ static void test_device_pagerank(void **state) {
     K2_ASSERT_OK(K2_Matrix_free(&A));
     k2_coo_free(&L);
   }
+  {  // K2_Device_pagerank (the device PageRank's iterations) refuses bad arguments, rank untouched
+    k2_coo_list L;
+    random_list(&L, 100, 100, 400, 65);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    K2_DeviceVector r = NULL, d = NULL, half = NULL, i64 = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_new(&r, GrB_FP32, 100));
+    K2_ASSERT_OK(K2_DeviceVector_new(&d, GrB_FP32, 100));
+    K2_ASSERT_OK(K2_DeviceVector_new(&half, GrB_FP32, 100));
+    K2_ASSERT_OK(K2_DeviceVector_new(&i64, GrB_INT64, 100));
+    K2_ASSERT_OK(K2_DeviceVector_assign_FP64(d, NULL, 1.0 / 0.85));
+    K2_ASSERT_OK(K2_DeviceVector_setElement_FP64(half, 1.0, 3));
+    int it = 0;
+    float diff = 0;
+    K2_ASSERT_OK(K2_Device_pagerank(r, A, d, NULL, 0.85f, 1e-4f, 100, &it, &diff));
+    assert_true(it >= 1 && it <= 100);
+    GrB_Index nv = 0;
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, r));
+    assert_int_equal(nv, 100);
+    assert_int_equal(K2_Device_pagerank(r, A, half, NULL, 0.85f, 1e-4f, 100, &it, &diff), GrB_INVALID_VALUE);
+    assert_int_equal(K2_Device_pagerank(r, A, i64, NULL, 0.85f, 1e-4f, 100, &it, &diff), GrB_DOMAIN_MISMATCH);
+    assert_int_equal(K2_Device_pagerank(r, A, d, NULL, 1.5f, 1e-4f, 100, &it, &diff), GrB_INVALID_VALUE);
+    assert_int_equal(K2_Device_pagerank(r, A, d, NULL, 0.85f, 1e-4f, 100, NULL, &diff), GrB_NULL_POINTER);
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, r));
+    assert_int_equal(nv, 100);
+    K2_ASSERT_OK(K2_DeviceVector_free(&r));
+    K2_ASSERT_OK(K2_DeviceVector_free(&d));
+    K2_ASSERT_OK(K2_DeviceVector_free(&half));
+    K2_ASSERT_OK(K2_DeviceVector_free(&i64));
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
   const int found = on_square_real_graphs(pagerank_real_graph);
   printf("  device PageRank = host PageRank on 2 random graphs (both models) and %d real graphs\n", found);
 }
