@@ -76,6 +76,44 @@ static inline uint64_t k2_leafc_code(const k2_leafc *c, uint64_t q) {
   }
 }
 
+// Vocabulary word r.
+static inline uint64_t k2_leafc_word(const k2_leafc *c, uint64_t r) {
+  if (c->leaf_bits == 64) return c->vocab[r];
+  const uint64_t bit = r * c->leaf_bits;
+  return (c->vocab[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << c->leaf_bits) - 1);
+}
+
+// A reader of consecutive leaves: one rank per level at the start, then a position per level
+// that moves on as codes continue there (no rank per leaf), for the products, which read the
+// leaves of a run of nodes in order.
+typedef struct {
+  const k2_leafc *c;
+  uint64_t pos[K2_LEAFC_MAX_LEVELS];  // the next field of each level
+} k2_leafc_cursor;
+
+// Start at leaf q (< count[0]).
+static inline void k2_leafc_seek(k2_leafc_cursor *k, const k2_leafc *c, uint64_t q) {
+  k->c = c;
+  k->pos[0] = q;
+  for (uint32_t l = 0; l + 1 < c->levels; l++)
+    k->pos[l + 1] = k->pos[l] < c->count[l] ? k2_leafc_rank(c, l, k->pos[l]) : c->count[l + 1];
+}
+
+// The bitmap of the next leaf.
+static inline uint64_t k2_leafc_next(k2_leafc_cursor *k) {
+  const k2_leafc *c = k->c;
+  uint64_t v = 0;
+  uint32_t shift = 0;
+  for (uint32_t l = 0;; l++) {
+    const uint64_t i = k->pos[l]++;
+    const uint32_t b = c->width[l];
+    v |= k2_leafc_field(c->chunks[l], i * b, b) << shift;
+    if (l + 1 == c->levels || !((c->more[l][i >> 6] >> (i & 63)) & 1)) break;
+    shift += b;
+  }
+  return k2_leafc_word(c, v);
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -86,13 +124,6 @@ uint64_t *k2_leafc_plain(const k2_leafc *c);
 #ifdef __cplusplus
 }
 #endif
-
-// Vocabulary word r.
-static inline uint64_t k2_leafc_word(const k2_leafc *c, uint64_t r) {
-  if (c->leaf_bits == 64) return c->vocab[r];
-  const uint64_t bit = r * c->leaf_bits;
-  return (c->vocab[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << c->leaf_bits) - 1);
-}
 
 // The bitmap of leaf q.
 static inline uint64_t k2_leafc_leaf(const k2_leafc *c, uint64_t q) {

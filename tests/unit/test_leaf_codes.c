@@ -3,7 +3,8 @@
 //
 // test_same_pattern: random matrices (4x4 and 8x8 leaves, odd shapes, empty, one pattern),
 // compressed and plain: the same tuples, entries, neighbours, equality both ways, copies, edits.
-// test_decoder: k2_leafc_plain (what the CUDA engine uploads) gives the plain tree's leaves.
+// test_decoder: k2_leafc_plain (what the CUDA engine uploads) gives the plain tree's leaves, and
+// the products' cursor (k2_leafc_seek / k2_leafc_next) reads what random access reads.
 // test_products: every native semiring, A*u, A'*u and u'*A, dense and sparse u, on the
 // reference and OpenMP engines: the compressed tree gives exactly the plain tree's result.
 // test_roundtrip: .k2 images: version 3 with compressed leaves, version 2 without; both read
@@ -142,6 +143,17 @@ static void test_decoder(void **state) {
     assert_int_equal(k2_tree_leaf_words(&P->tree), words);
     assert_memory_equal(plain, P->tree.leaves, words * 8);
     free(plain);
+    // the cursor of the products: runs from random leaves read what random access reads
+    k2_view v;
+    k2_tree_view(&v, &P->tree, 1);
+    for (int run = 0; run < 200; run++) {
+      uint64_t q = run == 0 ? 0 : run == 1 ? v.n_leaves - 1 : k2_rng_below(&rng, v.n_leaves);
+      const uint64_t end = run == 0 ? v.n_leaves : q + 2000;
+      k2_leafc_cursor cur;
+      k2_leafc_seek(&cur, &C->tree.lc, q);
+      for (; q < v.n_leaves && q < end; q++)
+        assert_int_equal(k2_leafc_next(&cur), k2_view_leaf(&v, q));
+    }
     K2_Matrix_free(&P);
     K2_Matrix_free(&C);
     k2_coo_free(&L);
