@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "k2_native_semirings.h"
 #include "k2_oracle.h"
 #include "matrix/k2_matrix.h"
 
@@ -162,65 +163,8 @@ static void test_decoder(void **state) {
 
 // ---- products ---------------------------------------------------------------------------------
 
-typedef struct {
-  const char *name;
-  GrB_Semiring s;
-  GrB_Type t;
-  bool any;  // ANY monoid: the engines may pick any contribution; compare the pattern only
-} sr_case;
-
-static sr_case SR[160];
+static sr_entry SR[K2_NATIVE_SEMIRINGS_MAX];
 static int n_sr;
-static GrB_Semiring user_sr[4];
-
-static void add_sr(const char *name, GrB_Semiring s, GrB_Type t, bool any) {
-  SR[n_sr++] = (sr_case){name, s, t, any};
-}
-
-// Every semiring the engines run natively (as tests/bridge/test_sparse_products.c lists them).
-static void setup_semirings(void) {
-  n_sr = 0;
-#define S1(M, OP, T, ANY) add_sr(#M "_" #OP "_" #T, GxB_##M##_##OP##_##T, GrB_##T, ANY)
-#define S4(M, OP, ANY) S1(M, OP, INT32, ANY); S1(M, OP, INT64, ANY); S1(M, OP, FP32, ANY); \
-                       S1(M, OP, FP64, ANY)
-#define SI(M, ANY) S1(M, SECONDI, INT32, ANY); S1(M, SECONDI, INT64, ANY);   \
-                   S1(M, FIRSTJ, INT32, ANY);  S1(M, FIRSTJ, INT64, ANY);    \
-                   S1(M, SECONDI1, INT32, ANY); S1(M, SECONDI1, INT64, ANY); \
-                   S1(M, FIRSTJ1, INT32, ANY); S1(M, FIRSTJ1, INT64, ANY)
-  S4(PLUS, TIMES, false);
-  S4(PLUS, FIRST, false);
-  S4(PLUS, SECOND, false);
-  S4(PLUS, PAIR, false);
-  S4(MIN, FIRST, false);
-  S4(MIN, SECOND, false);
-  S4(MIN, PLUS, false);
-  S4(MAX, FIRST, false);
-  S4(MAX, SECOND, false);
-  S4(MAX, PLUS, false);
-  SI(MIN, false);
-  SI(MAX, false);
-  S4(ANY, FIRST, true);
-  S4(ANY, SECOND, true);
-  S4(ANY, PAIR, true);
-  SI(ANY, true);
-  S1(LOR, FIRST, BOOL, false);
-  S1(LOR, SECOND, BOOL, false);
-  S1(LOR, PAIR, BOOL, false);
-  S1(LOR, LAND, BOOL, false);
-  S1(ANY, FIRST, BOOL, true);
-  S1(ANY, SECOND, BOOL, true);
-  S1(ANY, PAIR, BOOL, true);
-  S1(ANY, LAND, BOOL, true);
-#undef SI
-#undef S4
-#undef S1
-  K2_ASSERT_OK(GrB_Semiring_new(&user_sr[0], GrB_LOR_MONOID_BOOL, GrB_ONEB_BOOL));
-  K2_ASSERT_OK(GrB_Semiring_new(&user_sr[1], GrB_PLUS_MONOID_INT64, GrB_ONEB_INT64));
-  K2_ASSERT_OK(GrB_Semiring_new(&user_sr[2], GrB_PLUS_MONOID_FP32, GrB_ONEB_FP32));
-  add_sr("LOR_ONEB_BOOL (user)", user_sr[0], GrB_BOOL, false);
-  add_sr("PLUS_ONEB_INT64 (user)", user_sr[1], GrB_INT64, false);
-  add_sr("PLUS_ONEB_FP32 (user)", user_sr[2], GrB_FP32, false);
-}
 
 // u of type t over n entries: every entry (dense) or about one in 50; values k/8 (exact sums).
 static GrB_Vector make_u(GrB_Type t, uint64_t n, bool dense) {
@@ -237,13 +181,13 @@ static GrB_Vector make_u(GrB_Type t, uint64_t n, bool dense) {
 
 // w = A*u (dir 0), A'*u (1) or u'*A (2) on engine e (*ran: the engine that ran it; the
 // OpenMP engine passes a few products to the reference engine).
-static GrB_Vector product(K2_Matrix A, const sr_case *s, GrB_Vector u, int dir, K2_Engine e,
+static GrB_Vector product(K2_Matrix A, const sr_entry *s, GrB_Vector u, int dir, K2_Engine e,
                           K2_Engine *ran) {
   GrB_Index nr, nc;
   K2_ASSERT_OK(K2_Matrix_nrows(&nr, A));
   K2_ASSERT_OK(K2_Matrix_ncols(&nc, A));
   GrB_Vector w = NULL;
-  K2_ASSERT_OK(GrB_Vector_new(&w, s->t, dir == 0 ? nr : nc));
+  K2_ASSERT_OK(GrB_Vector_new(&w, s->type, dir == 0 ? nr : nc));
   K2_ASSERT_OK(K2_set_engine(e));
   if (dir == 0) K2_ASSERT_OK(K2_mxv(w, NULL, NULL, s->s, A, u, NULL));
   else if (dir == 1) K2_ASSERT_OK(K2_mxv(w, NULL, NULL, s->s, A, u, GrB_DESC_T0));
@@ -292,7 +236,7 @@ static void compare_products(K2_Matrix P, K2_Matrix C, const char *name, bool al
       continue;
     for (int dir = 0; dir < 3; dir++)
       for (int dense = 0; dense < 2; dense++) {
-        GrB_Vector u = make_u(SR[si].t, dir == 0 ? nc : nr, dense);
+        GrB_Vector u = make_u(SR[si].type, dir == 0 ? nc : nr, dense);
         for (int e = 0; e < 2; e++) {
           K2_Engine rp, rc;
           GrB_Vector wp = product(P, &SR[si], u, dir, engines[e], &rp);
@@ -301,7 +245,7 @@ static void compare_products(K2_Matrix P, K2_Matrix C, const char *name, bool al
           char what[200];
           snprintf(what, sizeof what, "%s: %s, %s, dir %d, %s u", name, SR[si].name,
                    K2_engine_name(engines[e]), dir, dense ? "dense" : "sparse");
-          assert_same_vector(wp, wc, !SR[si].any, what);
+          assert_same_vector(wp, wc, SR[si].any == A_NONE, what);
           GrB_Vector_free(&wp);
           GrB_Vector_free(&wc);
         }
@@ -312,7 +256,7 @@ static void compare_products(K2_Matrix P, K2_Matrix C, const char *name, bool al
 
 static void test_products(void **state) {
   (void)state;
-  setup_semirings();
+  n_sr = k2_native_semirings(SR);
   k2_rng rng = {99};
   const struct {
     uint64_t nr, nc, nv;
@@ -332,7 +276,7 @@ static void test_products(void **state) {
     K2_Matrix_free(&C);
     k2_coo_free(&L);
   }
-  for (int k = 0; k < 3; k++) GrB_Semiring_free(&user_sr[k]);
+  k2_native_semirings_free();
 }
 
 // ---- images -----------------------------------------------------------------------------------
@@ -463,18 +407,19 @@ static void test_corrupt(void **state) {
   rehash(b);
   expect_refused(b, size, true, "a shorter section");
   // version 3 without the flag, version 2 with it, 2x2 leaves with it
-  memcpy(b, good, size);
-  wr32(b, H_FLAGS, 0);
-  rehash(b);
-  expect_refused(b, size, true, "version 3 without the flag");
-  memcpy(b, good, size);
-  wr32(b, H_VERSION, 2);
-  rehash(b);
-  expect_refused(b, size, true, "version 2 with the flag");
-  memcpy(b, good, size);
-  wr32(b, H_LEAF_LOG, 1);
-  rehash(b);
-  expect_refused(b, size, true, "2x2 leaves with the flag");
+  const struct {
+    size_t at;
+    uint32_t value;
+    const char *what;
+  } fields[] = {{H_FLAGS, 0, "version 3 without the flag"},
+                {H_VERSION, 2, "version 2 with the flag"},
+                {H_LEAF_LOG, 1, "2x2 leaves with the flag"}};
+  for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+    memcpy(b, good, size);
+    wr32(b, fields[f].at, fields[f].value);
+    rehash(b);
+    expect_refused(b, size, true, fields[f].what);
+  }
   free(b);
   free(good);
   K2_Matrix_free(&C);
@@ -489,7 +434,7 @@ static void test_web_sizes(void **state) {
     const char *base;
     double max_bits;
   } g[] = {{"cnr-2000/cnr-2000", 2.9}, {"uk-2007-05@100000/uk-2007-05@100000", 2.1}};
-  setup_semirings();
+  n_sr = k2_native_semirings(SR);
   for (size_t k = 0; k < 2; k++) {
     char graph[300], path[300];
     snprintf(graph, sizeof graph, "%s.graph", g[k].base);
@@ -518,7 +463,7 @@ static void test_web_sizes(void **state) {
     K2_Matrix_free(&C);
     K2_Edges_free(&E);
   }
-  for (int k = 0; k < 3; k++) GrB_Semiring_free(&user_sr[k]);
+  k2_native_semirings_free();
 }
 
 int main(void) {
