@@ -1,7 +1,7 @@
 // bench_core.c: construction rate, sizes and CPU product times against SuiteSparse:GraphBLAS.
 // SPDX-License-Identifier: Apache-2.0
 //
-// usage: bench_core [--reps N] [--csv FILE] [--no-ref] GRAPH...
+// usage: bench_core [--reps N] [--csv FILE] [--no-ref] [--compress-leaves] GRAPH...
 //   GRAPH: a graph file (any format K2_Edges_read takes, e.g. ../shared/data/cnr-2000/cnr-2000)
 //          or a generator: rmat:SCALE[:EDGEFACTOR][:perm], web:NODES, grid:ROWS:COLS,
 //          uniform:NODES:EDGES
@@ -12,6 +12,9 @@
 // reference engines next to SuiteSparse's GrB_mxv (PLUS_SECOND) and GrB_vxm (PLUS_FIRST) on the
 // same pattern held as an iso Boolean GrB_Matrix, with their ratios; then the OpenMP engine on
 // the same matrix built with its bottom codes cached (k²+B, columns "k2+B R" and "k2+B L").
+// --compress-leaves: also the matrix with compressed 4x4 leaves (K2_Format.compress_leaves),
+// timed in the same rounds: its build rate, bits per edge and OpenMP products ("CL" columns;
+// ratios against the plain tree's).
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -106,13 +109,14 @@ static GrB_Info load_graph(K2_Edges *E, const char *spec, char *name, size_t cap
 
 int main(int argc, char **argv) {
   int reps = 11;
-  bool run_ref = true;
+  bool run_ref = true, leaf_codes = false;
   const char *csv_path = NULL;
   int first = 1;
   for (; first < argc && argv[first][0] == '-'; first++) {
     if (strcmp(argv[first], "--reps") == 0 && first + 1 < argc) reps = atoi(argv[++first]);
     else if (strcmp(argv[first], "--csv") == 0 && first + 1 < argc) csv_path = argv[++first];
     else if (strcmp(argv[first], "--no-ref") == 0) run_ref = false;
+    else if (strcmp(argv[first], "--compress-leaves") == 0) leaf_codes = true;
     else {
       fprintf(stderr, "usage: %s [--reps N] [--csv FILE] [--no-ref] GRAPH...\n", argv[0]);
       return 2;
@@ -131,10 +135,13 @@ int main(int argc, char **argv) {
                  "bits_per_edge,omp_right_ms,grb_mxv_ms,omp_left_ms,grb_vxm_ms,ref_right_ms,"
                  "ref_left_ms,right_ratio,left_ratio,max_rel_diff,ompF_right_ms,ompF_left_ms,"
                  "ompF_right_ratio,ompF_left_ratio\n");
-  printf("%-22s %10s %11s %8s %8s %6s %10s %10s %6s | %9s %9s %6s | %9s %9s %6s | %9s | %9s %6s %9s %6s\n",
+  printf("%-22s %10s %11s %8s %8s %6s %10s %10s %6s | %9s %9s %6s | %9s %9s %6s | %9s | %9s %6s %9s %6s",
          "graph", "nodes", "edges", "build s", "Medge/s", "peak/C", "tree B", "bCSR B", "b/e",
          "omp R ms", "grb mxv", "ratio", "omp L ms", "grb vxm", "ratio", "ref R ms", "k2+B R",
          "ratio", "k2+B L", "ratio");
+  if (leaf_codes)
+    printf(" | %8s %6s %9s %6s %9s %6s", "CL Me/s", "CL b/e", "CL R ms", "/plain", "CL L ms", "/plain");
+  printf("\n");
   for (int g = first; g < argc; g++) {
     K2_Edges E;
     char name[128];
@@ -189,6 +196,22 @@ int main(int argc, char **argv) {
       CHECK(K2_Matrix_new_format(&Af, E.nrows, E.ncols, &fmt));
       CHECK(K2_Matrix_build_32(Af, E.I, E.J, E.nvals));
     }
+    // compressed 4x4 leaves (--compress-leaves), its build timed as the plain tree's
+    K2_Matrix Ac = NULL;
+    double cl_build = NAN, cl_bpe = NAN;
+    if (leaf_codes) {
+      K2_Format fmt;
+      K2_Format_default(&fmt);
+      fmt.leaf_log = 2;
+      fmt.compress_leaves = true;
+      CHECK(K2_Matrix_new_format(&Ac, E.nrows, E.ncols, &fmt));
+      t0 = now();
+      CHECK(K2_Matrix_build_32(Ac, E.I, E.J, E.nvals));
+      cl_build = now() - t0;
+      K2_MemoryUsage uc;
+      CHECK(K2_Matrix_memoryUsage(&uc, Ac));
+      cl_bpe = nv ? 8.0 * (double)(uc.tree + uc.directory + uc.top) / (double)nv : 0;
+    }
     GrB_Index nrows = E.nrows, ncols = E.ncols;
     K2_Edges_free(&E);
 
@@ -209,7 +232,8 @@ int main(int argc, char **argv) {
     double omp_r, omp_l, grb_r, grb_l, ref_r = NAN, ref_l = NAN;
     // interleave the engines rep by rep so that noise hits both alike
     double *tb = malloc((size_t)reps * sizeof(double)), *tc = malloc((size_t)reps * sizeof(double));
-    double ompf_r, ompf_l;
+    double *td = malloc((size_t)reps * sizeof(double));
+    double ompf_r, ompf_l, cl_r = NAN, cl_l = NAN;
     CHECK(K2_set_engine(K2_ENGINE_OPENMP));
     for (int r = 0; r < reps; r++) {
       GrB_Vector_free(&w);
@@ -224,7 +248,13 @@ int main(int argc, char **argv) {
       t0 = now();
       CHECK(K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP32));
       ta[r] = now() - t0;
+      if (Ac != NULL) {
+        t0 = now();
+        CHECK(K2_dense_mxv(yr, Ac, x, K2_PLUS_TIMES, GrB_FP32));
+        td[r] = now() - t0;
+      }
     }
+    if (Ac != NULL) cl_r = median(td, reps);
     omp_r = median(ta, reps);
     ompf_r = median(tc, reps);
     grb_r = median(tb, reps);
@@ -251,7 +281,13 @@ int main(int argc, char **argv) {
       t0 = now();
       CHECK(K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP32));
       ta[r] = now() - t0;
+      if (Ac != NULL) {
+        t0 = now();
+        CHECK(K2_dense_vxm(yr, x, Ac, K2_PLUS_TIMES, GrB_FP32));
+        td[r] = now() - t0;
+      }
     }
+    if (Ac != NULL) cl_l = median(td, reps);
     omp_l = median(ta, reps);
     ompf_l = median(tc, reps);
     grb_l = median(tb, reps);
@@ -266,12 +302,16 @@ int main(int argc, char **argv) {
     }
     CHECK(K2_set_engine(K2_ENGINE_AUTO));
     printf("%-22s %10llu %11llu %8.3f %8.2f %6.2f %10llu %10llu %6.2f | %9.3f %9.3f %6.2f | %9.3f %9.3f "
-           "%6.2f | %9.1f | %9.3f %6.2f %9.3f %6.2f\n",
+           "%6.2f | %9.1f | %9.3f %6.2f %9.3f %6.2f",
            name, (unsigned long long)n, (unsigned long long)nv, tbuild, (double)nv / tbuild / 1e6,
            peak_extra / coo_bytes, (unsigned long long)(u.tree + u.directory + u.top),
            (unsigned long long)bcsr, bpe, 1e3 * omp_r, 1e3 * grb_r, omp_r / grb_r, 1e3 * omp_l,
            1e3 * grb_l, omp_l / grb_l, 1e3 * ref_r, 1e3 * ompf_r, ompf_r / grb_r, 1e3 * ompf_l,
            ompf_l / grb_l);
+    if (Ac != NULL)
+      printf(" | %8.2f %6.2f %9.3f %6.2f %9.3f %6.2f", (double)nv / cl_build / 1e6, cl_bpe,
+             1e3 * cl_r, cl_r / omp_r, 1e3 * cl_l, cl_l / omp_l);
+    printf("\n");
     if (csv)
       fprintf(csv, "%s,%llu,%llu,%.4f,%.3f,%.0f,%.0f,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.4f,%.4f,%.4f,%.4f,"
                    "%.3f,%.3f,%.3f,%.3f,%.2e,%.4f,%.4f,%.3f,%.3f\n",
@@ -285,7 +325,9 @@ int main(int argc, char **argv) {
     free(ta);
     free(tb);
     free(tc);
+    free(td);
     K2_Matrix_free(&Af);
+    K2_Matrix_free(&Ac);
     free(x);
     free(y);
     free(yr);

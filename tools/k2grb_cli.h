@@ -62,6 +62,8 @@ typedef struct {
   K2_Engine engine;                      // --engine, else K2GRB_ENGINE (auto)
   const char *engine_word;               // as asked: "auto", "cpu", "cuda", "reference"
   int threads;                           // --threads N (0: OMP_NUM_THREADS or the runtime's)
+  bool compress_leaves;                  // --compress-leaves (convert, info)
+  uint32_t leaf_log;                     // --leaf-log N (0: the default)
   int trials;                            // --trials N (1)
   bool has_engine;                       // --engine given
   bool has_damping;                      // --damping given

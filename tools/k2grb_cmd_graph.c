@@ -5,7 +5,8 @@
 
 #include "k2grb_cli.h"
 
-#define K2_CLI_READ_OPTS "--format --symmetrize --transpose --one-based --remap --threads"
+#define K2_CLI_READ_OPTS \
+  "--format --symmetrize --transpose --one-based --remap --threads --leaf-log --compress-leaves"
 #define K2_CLI_READ_HELP                                                                  \
   "input options (every command):\n"                                                      \
   "  --format F     auto (default: from the name and first line), mtx, edges, metis,\n"  \
@@ -15,6 +16,9 @@
   "  --one-based    edge lists: ids start at 1 (results are written from 1 too)\n"          \
   "  --remap        renumber the ids that occur densely (results keep the file's ids)\n"    \
   "  --threads N    CPU threads (default OMP_NUM_THREADS, else every core)\n"              \
+  "  --leaf-log N   build the tree with 2^N x 2^N leaves, N = 1 (default), 2, 3\n"           \
+  "  --compress-leaves  store the leaves as codes of a vocabulary of their patterns\n"       \
+  "                 (4x4 leaves unless --leaf-log says; .k2 format version 3)\n"            \
   "Options take their value as '--format mtx' or '--format=mtx'; '--' ends the options.\n"
 
 int k2grb_convert(int argc, char **argv) {
@@ -79,9 +83,9 @@ int k2grb_info(int argc, char **argv) {
   static const char usage[] =
       "usage: k2grb info FILE [options]\n"
       "Nodes, edges, tree levels, bits per edge and bytes by part of the k2-tree of FILE (signatures,\n"
-      "leaves, level offsets, directory, top codes and their share of the signatures and leaves,\n"
-      "cached bottom codes and other caches), against a CSR (64-bit row pointers, 32-bit columns)\n"
-      "with FP32 values and a Boolean CSR.\n" K2_CLI_READ_HELP
+      "leaves (compressed: vocabulary and codes), level offsets, directory, top codes and their\n"
+      "share of the signatures and leaves, cached bottom codes and other caches), against a CSR\n"
+      "(64-bit row pointers, 32-bit columns) with FP32 values and a Boolean CSR.\n" K2_CLI_READ_HELP
       "  --json         print as JSON\n";
   k2_cli_opts o;
   int rc = k2_cli_parse(&o, "info", K2_CLI_READ_OPTS " --json", 1, 1, usage, argc, argv);
@@ -111,7 +115,7 @@ int k2grb_info(int argc, char **argv) {
     double e = nv ? (double)nv : 1;
     // the tree's parts, as docs/k2-format.md sizes its sections
     const uint64_t sig = 8 * ((u.internal_nodes + 15) / 16);
-    const uint64_t leaves = 8 * ((u.leaves * (UINT64_C(1) << (2 * u.leaf_log)) + 63) / 64);
+    const uint64_t leaves = u.leaf_bytes;
     k2_cli_report r = {0};
     k2_cli_rep_str(&r, "command", "info");
     k2_cli_rep_str(&r, "file", "%s", o.files[0]);
@@ -126,6 +130,11 @@ int k2grb_info(int argc, char **argv) {
     k2_cli_rep_num(&r, "bits_per_edge_tree", "%.3f", 8.0 * (double)u.tree / e);
     k2_cli_rep_num(&r, "bytes_signatures", "%llu", (unsigned long long)sig);
     k2_cli_rep_num(&r, "bytes_leaves", "%llu", (unsigned long long)leaves);
+    if (u.leaf_patterns > 0) {  // compressed leaves: their two parts
+      k2_cli_rep_num(&r, "leaf_patterns", "%llu", (unsigned long long)u.leaf_patterns);
+      k2_cli_rep_num(&r, "bytes_leaf_vocabulary", "%llu", (unsigned long long)u.leaf_vocabulary);
+      k2_cli_rep_num(&r, "bytes_leaf_codes", "%llu", (unsigned long long)(leaves - u.leaf_vocabulary));
+    }
     k2_cli_rep_num(&r, "bytes_level_offsets", "%llu", (unsigned long long)(u.tree - sig - leaves));
     k2_cli_rep_num(&r, "bytes_tree", "%llu", (unsigned long long)u.tree);
     k2_cli_rep_num(&r, "bytes_directory", "%llu", (unsigned long long)u.directory);

@@ -173,7 +173,7 @@ static const struct {
     {"damping", true}, {"tol", true},          {"mode", true},        {"scale", true},
     {"edge-factor", true}, {"seed", true},     {"format", true},      {"engine", true},
     {"threads", true}, {"trials", true},   {"ldbc", false},       {"vertices", true},
-    {"graph", true},
+    {"graph", true},   {"compress-leaves", false}, {"leaf-log", true},
 };
 #define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
 #define K2_CLI_OPT_BASE 256
@@ -190,9 +190,16 @@ static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
                : strcmp(a, "reverse") == 0    ? &o->reverse
                : strcmp(a, "gap") == 0        ? &o->gap
                : strcmp(a, "ldbc") == 0       ? &o->ldbc
+               : strcmp(a, "compress-leaves") == 0 ? &o->compress_leaves
                                               : NULL;
   if (flag != NULL) {
     *flag = true;
+    return true;
+  }
+  if (strcmp(a, "leaf-log") == 0) {
+    unsigned long long l;
+    if (!k2_cli_ull(v, &l) || l < 1 || l > 3) return false;
+    o->leaf_log = (uint32_t)l;
     return true;
   }
   if (strcmp(a, "out") == 0) {
@@ -740,8 +747,10 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
   bool ticker = show && pthread_create(&p.thread, NULL, k2_cli_progress_run, &p) == 0;
   GrB_Info info;
   const char *what = "read";
+  // a tree format asked for: a .k2 input is rebuilt in it
+  const bool tree_format = o->compress_leaves || o->leaf_log != 0;
   bool plain_k2 = (o->format == K2_FORMAT_K2 || (o->format == K2_FORMAT_AUTO && k2_cli_ends_with(path, ".k2"))) &&
-                  !o->symmetrize && !o->transpose;
+                  !o->symmetrize && !o->transpose && !tree_format;
   if (plain_k2) {
     info = K2_Matrix_load(A, path);
   } else {
@@ -790,7 +799,12 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
       atomic_store(&p.phase, 1);
       what = "build the tree of";
       GrB_Index n = E.nrows > E.ncols ? E.nrows : E.ncols;  // graphs are square
-      info = K2_Matrix_new(A, n, n);
+      K2_Format fmt;
+      K2_Format_default(&fmt);
+      fmt.compress_leaves = o->compress_leaves;
+      // compressed leaves need 4x4 or 8x8 leaves: 4x4 unless told (the smaller on web graphs)
+      fmt.leaf_log = o->leaf_log != 0 ? o->leaf_log : o->compress_leaves ? 2 : fmt.leaf_log;
+      info = K2_Matrix_new_format(A, n, n, &fmt);
       if (info == GrB_SUCCESS) info = K2_Matrix_build_32(*A, E.I, E.J, E.nvals);
       if (info != GrB_SUCCESS) K2_Matrix_free(A);
       K2_Edges_free(&E);

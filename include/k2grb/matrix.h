@@ -68,9 +68,18 @@ typedef struct {
                             // 1.7-3.8x faster, OpenMP right products 2-4x faster on cnr-2000,
                             // uk-2007-05, R-MAT 20 and a 30 M-edge web-like graph
                             // (docs/benchmarks.md)
+  bool compress_leaves;     // store the leaves through a vocabulary of their distinct bitmaps,
+                            // sorted by frequency, each leaf the rank of its bitmap as a
+                            // directly addressable code (the compressed-leaf k²-tree of
+                            // Brisaboa, Ladra and Navarro): needs leaf_log 2 or 3. A file then
+                            // has format version 3 (docs/k2-format.md). With 4x4 leaves
+                            // cnr-2000 and uk-2007-05@100000 take 26% and 31% less than with
+                            // plain 2x2 leaves (docs/graphs.md); products read leaves more
+                            // slowly (a few rank steps). The CUDA engine holds them decoded
 } K2_Format;
 
-// The defaults: 2x2 leaves, directory and top level sized from the tree, no cached bottom codes.
+// The defaults: 2x2 leaves, directory and top level sized from the tree, no cached bottom codes,
+// plain leaves.
 void K2_Format_default(K2_Format *fmt);
 
 //==============================================================================================
@@ -214,7 +223,7 @@ GrB_Info K2_Matrix_print(K2_Matrix A, GxB_Print_Level level, FILE *f);
 //==============================================================================================
 
 typedef struct {
-  uint64_t tree;        // internal signatures + leaves + per-level offsets
+  uint64_t tree;        // internal signatures + leaves (as stored) + per-level offsets
   uint64_t directory;   // sampled first-child offsets (0 when the tree is too small for one)
   uint64_t top;         // Morton codes of the top level (0 when it is the root)
   uint64_t bottom_codes;  // cached Morton codes of the last internal level (0 if not cached)
@@ -226,6 +235,11 @@ typedef struct {
   uint32_t leaf_log;
   uint64_t internal_nodes;
   uint64_t leaves;
+  // the leaves' part of `tree`: the bitmaps, or with compressed leaves (K2_Format) the
+  // vocabulary of distinct bitmaps (leaf_vocabulary bytes, leaf_patterns of them) and the codes
+  uint64_t leaf_bytes;
+  uint64_t leaf_vocabulary;
+  uint64_t leaf_patterns;
 } K2_MemoryUsage;
 
 GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *usage, K2_Matrix A);

@@ -217,7 +217,8 @@ bool view_ok(const k2_view *A) {
   if (A->leaf_log < 1 || A->leaf_log > 3 || A->leaf_bits != (1u << (2 * A->leaf_log))) return false;
   if (A->top_count != A->level_start[A->top_level + 1] - A->level_start[A->top_level]) return false;
   if (A->top_count > 0 && A->top_codes == nullptr) return false;
-  return A->sig != nullptr && A->leaves != nullptr && A->dir != nullptr && A->level_start != nullptr;
+  return A->sig != nullptr && (A->leaves != nullptr || A->leafc != nullptr) && A->dir != nullptr &&
+         A->level_start != nullptr;
 }
 
 // The row configuration's limits are the builder's (k2_rows.h); its message says which failed.
@@ -283,9 +284,17 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
     int rc = k2_bottom_codes_expand(A, &f);
     if (rc != 0) return rc;
   }
+  // compressed leaves are decoded here: the device copy holds them plain (the kernels read
+  // leaves in place)
+  uint64_t *plain = nullptr;
+  if (A->leafc != nullptr && A->n_leaves > 0 && (plain = k2_leafc_plain(A->leafc)) == nullptr) {
+    free(f);
+    return fail(kGrbOutOfMemory, "CUDA engine: out of host memory to decode the leaves");
+  }
   cudaError_t ce = upload_copy(m->sig, A->sig, ((A->n_internal + 15) / 16) * 8);
   if (ce == cudaSuccess)
-    ce = upload_copy(m->leaves, A->leaves, ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
+    ce = upload_copy(m->leaves, plain != nullptr ? plain : A->leaves,
+                     ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
   if (ce == cudaSuccess)
     ce = upload_copy(m->dir, A->dir, k2_dir_words(A->dir_len, A->dir_lo != nullptr) * 8);
   if (ce == cudaSuccess && m->dir_lo != nullptr) ce = upload_copy(m->dir_lo, A->dir_lo, A->dir_len * 2);
@@ -294,6 +303,7 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
     ce = upload_copy(m->bottom, f != nullptr ? f : A->bottom_codes, bottom_count(A) * 8);
   ce = upload_wait(ce);
   free(f);
+  free(plain);
   if (ce != cudaSuccess) return cuda_fail(ce, "copying the tree to the device");
   return 0;
 }

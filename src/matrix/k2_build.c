@@ -242,7 +242,9 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     if (fit != NULL) nt.sig = fit;
   }
 
-  GrB_Info info = k2_tree_derive(&nt, fmt);
+  // compressed leaves before the derived arrays: those are sized against the stored bytes
+  GrB_Info info = fmt->compress_leaves ? k2_tree_compress_leaves(&nt) : GrB_SUCCESS;
+  if (info == GrB_SUCCESS) info = k2_tree_derive(&nt, fmt);
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
     return info;

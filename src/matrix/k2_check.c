@@ -27,10 +27,11 @@ static inline unsigned sig_at(const uint64_t *sig, uint64_t p) {
   return (unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u);
 }
 
-static inline uint64_t leaf_at(const uint64_t *leaves, uint64_t q, uint32_t leaf_bits) {
-  if (leaf_bits == 64) return leaves[q];
+static inline uint64_t leaf_get(const k2_tree *t, uint64_t q, uint32_t leaf_bits) {
+  if (t->leaf_codes != NULL) return k2_leafc_leaf(&t->lc, q);
+  if (leaf_bits == 64) return t->leaves[q];
   uint64_t bit = q * leaf_bits;
-  return (leaves[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << leaf_bits) - 1);
+  return (t->leaves[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << leaf_bits) - 1);
 }
 
 // The cells of a leaf that lie inside the matrix: rows < vr, columns < vc (of side L).
@@ -101,15 +102,20 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
     if (pad != 0) K2_CHECK_FAIL("padding bits after the last signature are not zero");
   }
 
-  // leaves: none empty, padding zero, nvals = popcount
+  // leaves: none empty, padding zero, nvals = popcount (compressed: the codes checked first,
+  // then read as the engines read them)
   uint64_t nvals = 0;
+  if (t->leaf_codes != NULL) {
+    GrB_Info info = k2_leafc_check(&t->lc);
+    if (info != GrB_SUCCESS) return info;
+  }
   for (uint64_t q = 0; q < t->n_leaves; q++) {
-    uint64_t b = leaf_at(t->leaves, q, leaf_bits);
+    uint64_t b = leaf_get(t, q, leaf_bits);
     if (b == 0) K2_CHECK_FAIL("leaf %llu is empty", (unsigned long long)q);
     nvals += (uint64_t)__builtin_popcountll(b);
   }
   uint64_t used = t->n_leaves * leaf_bits;  // fits: the caller sized the array from it
-  if (used % 64 != 0 && (t->leaves[used / 64] >> (used % 64)) != 0)
+  if (t->leaf_codes == NULL && used % 64 != 0 && (t->leaves[used / 64] >> (used % 64)) != 0)
     K2_CHECK_FAIL("padding bits after the last leaf are not zero");
   if (nvals != t->nvals)
     K2_CHECK_FAIL("nvals is %llu but the leaves hold %llu entries",
@@ -190,7 +196,7 @@ static GrB_Info walk_leaves(k2_walk *w, const k2_check_frame *f, unsigned sig) {
     uint64_t vr = t->nrows - r0, vc = t->ncols - c0;  // both > 0 (walk_child)
     if (vr >= w->leaf_side && vc >= w->leaf_side) continue;
     uint64_t q = child - t->n_internal;
-    uint64_t bits = leaf_at(t->leaves, q, w->leaf_bits);
+    uint64_t bits = leaf_get(t, q, w->leaf_bits);
     uint64_t outside = bits & w->full_mask & ~leaf_valid_mask(w->leaf_side, vr, vc);
     if (outside != 0) {
       unsigned cell = (unsigned)__builtin_ctzll(outside);

@@ -15,6 +15,7 @@ void k2_matrix_format_default(K2_Format *fmt) {
   fmt->directory_log = 0;  // both sized from the tree (k2_tree_aux_plan)
   fmt->top_max_log = 0;
   fmt->cache_bottom_codes = false;
+  fmt->compress_leaves = false;
 }
 
 static GrB_Info k2_format_check(const K2_Format *fmt) {
@@ -26,6 +27,9 @@ static GrB_Info k2_format_check(const K2_Format *fmt) {
             "nor in 4..30", fmt->directory_log);
   if (fmt->top_max_log > 30)
     K2_FAIL(GrB_INVALID_VALUE, "K2_Format: top_max_log %u above 30", fmt->top_max_log);
+  if (fmt->compress_leaves && fmt->leaf_log < 2)
+    K2_FAIL(GrB_INVALID_VALUE, "K2_Format: compress_leaves needs leaf_log 2 or 3 (4x4 or 8x8 "
+            "leaves); a 2x2 leaf has 4 bits, no shorter as a code");
   return GrB_SUCCESS;
 }
 
@@ -315,12 +319,23 @@ GrB_Info k2_matrix_equal(bool *equal, K2_Matrix A, K2_Matrix B) {
   if (a->nrows != b->nrows || a->ncols != b->ncols || a->nvals != b->nvals || A->weight != B->weight)
     return GrB_SUCCESS;
   if (a->leaf_log == b->leaf_log) {
-    // the tree of a pattern is unique for a leaf size: compare the arrays
+    // the tree of a pattern is unique for a leaf size: compare the arrays (the leaves as
+    // bitmaps where either is compressed: a plain and a compressed tree may be equal)
     *equal = a->n_internal == b->n_internal && a->n_leaves == b->n_leaves &&
              (a->n_internal == 0 ||
-              memcmp(a->sig, b->sig, k2_tree_sig_words(a) * sizeof(uint64_t)) == 0) &&
-             (a->n_leaves == 0 ||
-              memcmp(a->leaves, b->leaves, k2_tree_leaf_words(a) * sizeof(uint64_t)) == 0);
+              memcmp(a->sig, b->sig, k2_tree_sig_words(a) * sizeof(uint64_t)) == 0);
+    if (!*equal || a->n_leaves == 0) return GrB_SUCCESS;
+    if (a->leaf_codes == NULL && b->leaf_codes == NULL) {
+      *equal = memcmp(a->leaves, b->leaves, k2_tree_leaf_words(a) * sizeof(uint64_t)) == 0;
+      return GrB_SUCCESS;
+    }
+    k2_view va, vb;
+    k2_tree_view(&va, a, 1);
+    k2_tree_view(&vb, b, 1);
+    bool same = true;
+#pragma omp parallel for schedule(static) reduction(&& : same) if (a->n_leaves > 65536)
+    for (uint64_t q = 0; q < a->n_leaves; q++) same = same && k2_view_leaf(&va, q) == k2_view_leaf(&vb, q);
+    *equal = same;
     return GrB_SUCCESS;
   }
   uint64_t nv = a->nvals;
@@ -363,4 +378,7 @@ void k2_matrix_memory(K2_MemoryUsage *u, K2_Matrix A) {
   u->leaf_log = t->leaf_log;
   u->internal_nodes = t->n_internal;
   u->leaves = t->n_leaves;
+  u->leaf_bytes = k2_tree_leaf_words(t) * sizeof(uint64_t);
+  u->leaf_vocabulary = t->leaf_codes != NULL ? k2_leafc_vocab_bytes(&t->lc) : 0;
+  u->leaf_patterns = t->leaf_codes != NULL ? t->lc.vocab_len : 0;
 }

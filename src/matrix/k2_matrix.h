@@ -12,6 +12,7 @@
 
 #include <k2grb.h>
 
+#include "matrix/k2_leafc.h"
 #include "matrix/k2_slot.h"
 #include "matrix/k2_view.h"
 
@@ -24,7 +25,12 @@ typedef struct {
   uint32_t side_log, levels, leaf_log;
   uint64_t n_internal, n_leaves;
   uint64_t *sig;            // ceil(n_internal / 16) words
-  uint64_t *leaves;         // ceil(n_leaves * leaf_bits / 64) words
+  uint64_t *leaves;         // ceil(n_leaves * leaf_bits / 64) words; NULL when compressed
+  // Compressed leaves (K2_Format.compress_leaves; k2_leafc.h): the one array of the vocabulary
+  // and the codes, and the reader that points into it; NULL, 0 for plain leaves.
+  uint64_t *leaf_codes;
+  uint64_t leaf_code_words;
+  k2_leafc lc;
   uint64_t *level_start;    // levels + 2
   // The auxiliary arrays, sized from the tree by k2_tree_derive. Either may be absent (0
   // entries, NULL), which the view makes up for (k2_tree_view): without a directory a
@@ -37,7 +43,7 @@ typedef struct {
   uint64_t top_count;       // stored codes: the nodes of level top_level, or 0
   uint64_t *top_codes;
   uint64_t *bottom_codes; // NULL unless cached
-  bool borrowed;            // sig, leaves, level_start point into `map`: not freed one by one
+  bool borrowed;            // sig, leaves (or leaf_codes), level_start point into `map`: not freed one by one
                             // (the derived arrays are always the tree's own)
   void *map;                // the loaded image, munmap'd at the end: a private copy or the
                             // mapped file when it cannot change (or NULL)
@@ -71,9 +77,12 @@ struct K2_Matrix_opaque {
 
 // ---- tree arrays (src/matrix/k2_tree.c) ----------------------------------------------------
 
-// Sizes in words of the arrays of a tree.
+// Sizes in words of the arrays of a tree: the leaves as stored (the plain bitmaps, or the
+// vocabulary and codes of compressed leaves).
 uint64_t k2_tree_sig_words(const k2_tree *t);
 uint64_t k2_tree_leaf_words(const k2_tree *t);
+// Words of the plain bitmaps of n_leaves leaves of 4^leaf_log bits.
+uint64_t k2_tree_plain_leaf_words(uint64_t n_leaves, uint32_t leaf_log);
 // Free the arrays (or unmap) and zero the struct (shape kept).
 void k2_tree_clear(k2_tree *t);
 // Padded side exponent for a shape and leaf size: at least leaf_log + 1 (one internal level).
@@ -116,6 +125,26 @@ GrB_Info k2_tree_check(const k2_tree *t);
 // level; unless NULL) as the check's walk meets them: the bottom codes of a tree read without
 // them, for the price of a store per node. bottom_out is complete only on success.
 GrB_Info k2_tree_check_codes(const k2_tree *t, uint64_t *bottom_out);
+
+// ---- compressed leaves (src/matrix/k2_leafc.c) ---------------------------------------------
+
+// Encode the n_leaves bitmaps of `leaves` (plain packed, leaf_bits each): *words_out receives
+// the array (malloc'd; NULL when there are no leaves), *n_words its length. OpenMP inside.
+GrB_Info k2_leafc_encode(uint64_t **words_out, uint64_t *n_words, const uint64_t *leaves,
+                         uint64_t n_leaves, uint32_t leaf_bits);
+// Point c into an array whose header is trusted only as far as this checks it: against
+// n_leaves, leaf_bits and n_words (GrB_INVALID_OBJECT naming the first mismatch). Reads nothing
+// past the header before the sizes are known to fit.
+GrB_Info k2_leafc_open(k2_leafc *c, const uint64_t *words, uint64_t n_words, uint64_t n_leaves,
+                       uint32_t leaf_bits);
+// Everything the readers rely on, for an array from outside: zero padding bits, the rank
+// samples, each level's continuations against the next level's count, no empty pattern and
+// every code below V (GrB_INVALID_OBJECT naming the first violation).
+GrB_Info k2_leafc_check(const k2_leafc *c);
+// Bytes of the vocabulary (the rest of the array is the codes and their header).
+uint64_t k2_leafc_vocab_bytes(const k2_leafc *c);
+// Turn the plain leaves of t into compressed ones (the plain array is freed).
+GrB_Info k2_tree_compress_leaves(k2_tree *t);
 
 // ---- construction (src/matrix/k2_build.c) --------------------------------------------------
 

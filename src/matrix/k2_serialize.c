@@ -40,7 +40,8 @@
 // ---- layout (docs/k2-format.md) -------------------------------------------------------------
 
 #define K2F_MAGIC "K2GRB\0\r\n"
-#define K2F_VERSION UINT32_C(2)  // written; version 1 is read too
+#define K2F_VERSION UINT32_C(2)  // written for plain leaves; version 1 is read too
+#define K2F_VERSION_LEAF_CODES UINT32_C(3)  // written for compressed leaves, the newest read
 #define K2F_ENDIAN UINT32_C(0x01020304)
 #define K2F_ENDIAN_SWAPPED UINT32_C(0x04030201)
 #define K2F_HEADER_BYTES 320
@@ -48,6 +49,7 @@
 #define K2F_NSECT 6     // sections of version 1; version 2 has the first K2F_NSECT_V2
 #define K2F_NSECT_V2 3
 #define K2F_FLAG_BOTTOM UINT32_C(1)
+#define K2F_FLAG_LEAF_CODES UINT32_C(2)  // version 3: section 1 holds compressed leaves
 
 // header field offsets
 enum {
@@ -69,6 +71,11 @@ static const char *const k2f_section_name[K2F_NSECT] = {
 typedef struct {
   uint64_t offset, bytes, sum;
 } k2f_section;
+
+// Section s's name: version 3 keeps compressed leaves where the others keep the bitmaps.
+static const char *section_name(int s, bool leaf_codes) {
+  return leaf_codes && s == SEC_LEAVES ? "leaf_codes" : k2f_section_name[s];
+}
 
 static uint64_t align_up(uint64_t x) { return (x + (K2F_ALIGN - 1)) & ~(uint64_t)(K2F_ALIGN - 1); }
 
@@ -99,16 +106,17 @@ typedef struct {
 static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   const k2_tree *t = &A->tree;
   // an in-memory tree is valid, so these products fit; the words counts come from the core
+  const bool codes = t->leaf_codes != NULL;
   uint64_t bytes[K2F_NSECT_V2] = {k2_tree_sig_words(t) * 8, k2_tree_leaf_words(t) * 8,
                                   ((uint64_t)t->levels + 2) * 8};
-  const void *data[K2F_NSECT_V2] = {t->sig, t->leaves, t->level_start};
+  const void *data[K2F_NSECT_V2] = {t->sig, codes ? t->leaf_codes : t->leaves, t->level_start};
   uint64_t pos = K2F_HEADER_BYTES;
   for (int s = 0; s < K2F_NSECT_V2; s++) {
     im->data[s] = data[s];
     im->sec[s].offset = align_up(pos);
     im->sec[s].bytes = bytes[s];
     if (bytes[s] > 0 && data[s] == NULL)
-      K2_MATRIX_FAIL(A, GrB_PANIC, "the tree has no %s array", k2f_section_name[s]);
+      K2_MATRIX_FAIL(A, GrB_PANIC, "the tree has no %s array", section_name(s, codes));
     im->sec[s].sum = sums ? XXH3_64bits(bytes[s] ? data[s] : "", (size_t)bytes[s]) : 0;
     pos = im->sec[s].offset + bytes[s];
   }
@@ -117,10 +125,12 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   uint8_t *h = im->header;
   memset(h, 0, K2F_HEADER_BYTES);
   memcpy(h + OFF_MAGIC, K2F_MAGIC, 8);
-  put32(h, OFF_VERSION, K2F_VERSION);
+  // plain trees stay version 2, which readers without compressed leaves read
+  put32(h, OFF_VERSION, codes ? K2F_VERSION_LEAF_CODES : K2F_VERSION);
   put32(h, OFF_ENDIAN, K2F_ENDIAN);
   put32(h, OFF_HEADER_BYTES, K2F_HEADER_BYTES);
-  put32(h, OFF_FLAGS, A->fmt.cache_bottom_codes ? K2F_FLAG_BOTTOM : 0);
+  put32(h, OFF_FLAGS, (A->fmt.cache_bottom_codes ? K2F_FLAG_BOTTOM : 0) |
+                          (codes ? K2F_FLAG_LEAF_CODES : 0));
   put64(h, OFF_FILE_BYTES, im->file_bytes);
   put64(h, OFF_NROWS, t->nrows);
   put64(h, OFF_NCOLS, t->ncols);
@@ -234,12 +244,12 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         OFF_ENDIAN);
   if (endian != K2F_ENDIAN) BAD("bad endianness marker 0x%08x at offset %d", name, endian, OFF_ENDIAN);
   const uint32_t version = get32(h, OFF_VERSION);
-  if (version > K2F_VERSION && version < UINT32_C(1000))
+  if (version > K2F_VERSION_LEAF_CODES && version < UINT32_C(1000))
     BAD("format version %u (offset %d) is newer than this library, which reads versions 1 to "
-        "%u: a later k2grb wrote it", name, version, OFF_VERSION, K2F_VERSION);
-  if (version < 1 || version > K2F_VERSION)
+        "%u: a later k2grb wrote it", name, version, OFF_VERSION, K2F_VERSION_LEAF_CODES);
+  if (version < 1 || version > K2F_VERSION_LEAF_CODES)
     BAD("unsupported format version %u at offset %d (this library reads versions 1 to %u)", name,
-        version, OFF_VERSION, K2F_VERSION);
+        version, OFF_VERSION, K2F_VERSION_LEAF_CODES);
   const bool v1 = version == 1;
   const int nsect = v1 ? K2F_NSECT : K2F_NSECT_V2;
   if (get32(h, OFF_HEADER_BYTES) != K2F_HEADER_BYTES)
@@ -255,7 +265,12 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         len < file_bytes ? "truncated" : "trailing bytes", (unsigned long long)file_bytes,
         (unsigned long long)len);
   uint32_t flags = get32(h, OFF_FLAGS);
-  if (flags & ~K2F_FLAG_BOTTOM) BAD("unknown flags 0x%x at offset %d", name, flags, OFF_FLAGS);
+  const uint32_t known = K2F_FLAG_BOTTOM | (version >= 3 ? K2F_FLAG_LEAF_CODES : 0);
+  if (flags & ~known) BAD("unknown flags 0x%x at offset %d", name, flags, OFF_FLAGS);
+  // version 3 exists for compressed leaves: plain trees are written as version 2
+  const bool codes = (flags & K2F_FLAG_LEAF_CODES) != 0;
+  if (version == 3 && !codes)
+    BAD("version 3 image without the compressed-leaves flag (offset %d)", name, OFF_FLAGS);
   if (get32(h, OFF_NSECT) != (uint32_t)nsect)
     BAD("%u sections at offset %d, version %u has %d", name, get32(h, OFF_NSECT), OFF_NSECT,
         version, nsect);
@@ -295,6 +310,9 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         (unsigned long long)t->ncols, OFF_NROWS);
   if (t->leaf_log < 1 || t->leaf_log > 3)
     BAD("leaf_log %u at offset %d is not 1, 2 or 3", name, t->leaf_log, OFF_LEAF_LOG);
+  if (codes && t->leaf_log < 2)
+    BAD("compressed leaves with leaf_log %u (offset %d): they need 2 or 3", name, t->leaf_log,
+        OFF_LEAF_LOG);
   if (t->side_log != k2_tree_side_log(t->nrows, t->ncols, t->leaf_log) ||
       t->levels != t->side_log - t->leaf_log)
     BAD("side_log %u / levels %u (offsets %d, %d) do not fit a %llu x %llu matrix with "
@@ -336,7 +354,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
     sec[s].offset = get64(h, e);
     sec[s].bytes = get64(h, e + 8);
     sec[s].sum = get64(h, e + 16);
-    const char *sn = k2f_section_name[s];
+    const char *sn = section_name(s, codes);
     if (sec[s].offset != align_up(pos))
       BAD("section %s starts at %llu (table entry at offset %zu), expected %llu", name, sn,
           (unsigned long long)sec[s].offset, e, (unsigned long long)align_up(pos));
@@ -347,6 +365,11 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
       if (sec[s].bytes % 8 != 0)
         BAD("section %s has %llu bytes, not a multiple of 8", name, sn,
             (unsigned long long)sec[s].bytes);
+    } else if (s == SEC_LEAVES && codes) {
+      // sized by its own header, checked once read (k2_leafc_open)
+      if (sec[s].bytes % 8 != 0 || (sec[s].bytes == 0) != (t->n_leaves == 0))
+        BAD("section %s has %llu bytes for %llu leaves", name, sn,
+            (unsigned long long)sec[s].bytes, (unsigned long long)t->n_leaves);
     } else if (sec[s].bytes != expect[s]) {
       BAD("section %s has %llu bytes (table entry at offset %zu), the counts need %llu", name,
           sn, (unsigned long long)sec[s].bytes, e, (unsigned long long)expect[s]);
@@ -387,7 +410,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   // the arrays: in place, or copies. Version 1 is always copied: its stored directory and top
   // codes are checked and then replaced by today's (below), and the caller's image released.
   if (v1) borrow = false;
-  uint64_t **dst[K2F_NSECT] = {&t->sig, &t->leaves, &t->level_start,
+  uint64_t **dst[K2F_NSECT] = {&t->sig, codes ? &t->leaf_codes : &t->leaves, &t->level_start,
                                &t->dir, &t->top_codes, &t->bottom_codes};
   for (int s = 0; s < nsect; s++) {
     // empty arrays are NULL, as k2_tree_derive leaves them
@@ -403,11 +426,22 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         *dst[r] = NULL;
       }
       return k2_error_set(GrB_OUT_OF_MEMORY, "%s: out of memory copying section %s (%llu bytes)",
-                          name, k2f_section_name[s], (unsigned long long)sec[s].bytes);
+                          name, section_name(s, codes), (unsigned long long)sec[s].bytes);
     }
     memcpy(*dst[s], base + sec[s].offset, (size_t)sec[s].bytes);
   }
   t->borrowed = borrow;
+  if (t->leaf_codes != NULL) {
+    t->leaf_code_words = sec[SEC_LEAVES].bytes / 8;
+    GrB_Info info = k2_leafc_open(&t->lc, t->leaf_codes, t->leaf_code_words, t->n_leaves,
+                                  (uint32_t)leaf_bits);
+    if (info != GrB_SUCCESS) {
+      char why[400];
+      snprintf(why, sizeof why, "%s", k2_error_get());
+      image_drop(t, dst, borrow);
+      return k2_error_set(info, "%s: section leaf_codes: %s", name, why);
+    }
+  }
 
   // version 2 with the bottom codes cached: the check's walk meets every node with its code,
   // so it writes them (cheaper than expanding them level by level afterwards)
@@ -433,6 +467,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   }
   fmt->leaf_log = t->leaf_log;
   fmt->cache_bottom_codes = (flags & K2F_FLAG_BOTTOM) != 0;
+  fmt->compress_leaves = codes;
   if (v1) {
     // the top level is the one its writer picked, the deepest internal level with at most
     // 2^top_max_log nodes (level sizes never shrink downwards)

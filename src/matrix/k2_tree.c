@@ -10,9 +10,29 @@
 
 uint64_t k2_tree_sig_words(const k2_tree *t) { return (t->n_internal + 15) / 16; }
 
+uint64_t k2_tree_plain_leaf_words(uint64_t n_leaves, uint32_t leaf_log) {
+  uint64_t bits = UINT64_C(1) << (2 * leaf_log);
+  return (n_leaves * bits + 63) / 64;
+}
+
 uint64_t k2_tree_leaf_words(const k2_tree *t) {
-  uint64_t bits = UINT64_C(1) << (2 * t->leaf_log);
-  return (t->n_leaves * bits + 63) / 64;
+  return t->leaf_codes != NULL ? t->leaf_code_words : k2_tree_plain_leaf_words(t->n_leaves, t->leaf_log);
+}
+
+GrB_Info k2_tree_compress_leaves(k2_tree *t) {
+  uint64_t *codes, n_words;
+  GrB_Info info = k2_leafc_encode(&codes, &n_words, t->leaves, t->n_leaves, 1u << (2 * t->leaf_log));
+  if (info != GrB_SUCCESS || codes == NULL) return info;  // no leaves: nothing to compress
+  info = k2_leafc_open(&t->lc, codes, n_words, t->n_leaves, 1u << (2 * t->leaf_log));
+  if (info != GrB_SUCCESS) {
+    free(codes);
+    return info;
+  }
+  free(t->leaves);
+  t->leaves = NULL;
+  t->leaf_codes = codes;
+  t->leaf_code_words = n_words;
+  return GrB_SUCCESS;
 }
 
 uint64_t k2_tree_core_bytes(const k2_tree *t) {
@@ -29,6 +49,7 @@ void k2_tree_clear(k2_tree *t) {
   } else {
     free(t->sig);
     free(t->leaves);
+    free(t->leaf_codes);
     free(t->level_start);
   }
   uint64_t nrows = t->nrows, ncols = t->ncols;
@@ -232,6 +253,7 @@ void k2_tree_view(k2_view *v, const k2_tree *t, double weight) {
   v->n_leaves = t->n_leaves;
   v->sig = t->sig;
   v->leaves = t->leaves;
+  v->leafc = t->leaf_codes != NULL ? &t->lc : NULL;
   v->level_start = t->level_start;
   v->dir_log = t->dir_log;
   v->dir_len = t->dir_len;
@@ -278,7 +300,8 @@ GrB_Info k2_tree_copy(k2_tree *dst, const k2_tree *src) {
   c.map = NULL;
   c.map_len = 0;
   c.sig = k2_dup_words(src->sig, k2_tree_sig_words(src), &ok);
-  c.leaves = k2_dup_words(src->leaves, k2_tree_leaf_words(src), &ok);
+  c.leaves = k2_dup_words(src->leaves, src->leaves ? k2_tree_leaf_words(src) : 0, &ok);
+  c.leaf_codes = k2_dup_words(src->leaf_codes, src->leaf_code_words, &ok);
   c.level_start = k2_dup_words(src->level_start, src->level_start ? src->levels + 2 : 0, &ok);
   c.dir = k2_dup_words(src->dir, k2_dir_words(src->dir_len, src->dir_lo != NULL), &ok);
   c.dir_lo = NULL;
@@ -296,6 +319,13 @@ GrB_Info k2_tree_copy(k2_tree *dst, const k2_tree *src) {
   if (!ok) {
     k2_tree_clear(&c);
     K2_FAIL(GrB_OUT_OF_MEMORY, "k2 tree: no memory to copy the tree");
+  }
+  if (c.leaf_codes != NULL) {  // the reader points into the copy (its sizes are the source's)
+    GrB_Info info = k2_leafc_open(&c.lc, c.leaf_codes, c.leaf_code_words, c.n_leaves, src->lc.leaf_bits);
+    if (info != GrB_SUCCESS) {
+      k2_tree_clear(&c);
+      return info;
+    }
   }
   *dst = c;
   return GrB_SUCCESS;

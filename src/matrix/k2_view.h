@@ -30,6 +30,8 @@
 //    root alone, when the tree stores none; k2_tree_aux_plan sizes it); a code at level t has
 //    2t bits (row bit above column bit per level).
 //  * bottom_codes: optional Morton codes of level levels-1 (NULL when not cached).
+//  * leafc: compressed leaves (k2_leafc.h), `leaves` then NULL: k2_view_leaf decodes them.
+//    Code that reads `leaves` in place must decline such a view or go through k2_view_leaf.
 // An empty matrix has no nodes at all (level_start all zero).
 #ifndef K2_VIEW_H
 #define K2_VIEW_H
@@ -37,6 +39,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "matrix/k2_leafc.h"
 #if defined(__BMI2__) && !defined(__CUDACC__)
 #include <immintrin.h>
 #endif
@@ -50,7 +54,8 @@ typedef struct {
   uint32_t leaf_bits;             // 4^leaf_log
   uint64_t n_internal, n_leaves;
   const uint64_t *sig;            // internal signatures, nibbles
-  const uint64_t *leaves;         // leaf bitmaps
+  const uint64_t *leaves;         // leaf bitmaps (NULL when compressed)
+  const k2_leafc *leafc;          // compressed leaves, or NULL
   const uint64_t *level_start;    // levels + 2 entries
   uint32_t dir_log;               // directory sample every 2^dir_log internal nodes
   uint64_t dir_len;               // samples (>= 1 for a non-empty tree)
@@ -70,6 +75,7 @@ static inline unsigned k2_view_sig(const k2_view *v, uint64_t p) {
 
 // Bitmap of leaf q (0-based among leaves), leaf_bits wide (<= 64).
 static inline uint64_t k2_view_leaf(const k2_view *v, uint64_t q) {
+  if (__builtin_expect(v->leafc != NULL, 0)) return k2_leafc_leaf(v->leafc, q);
   uint64_t bit = q * v->leaf_bits;
   if (v->leaf_bits == 64) return v->leaves[q];
   return (v->leaves[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << v->leaf_bits) - 1);

@@ -50,6 +50,7 @@ static double now_s(void) {
 
 #include "cpu/k2_omp_plan.h"  // k2_omp_pruned_expanded
 #include "k2_grb_oracle.h"
+#include "k2_native_semirings.h"
 #include "k2_oracle.h"
 #include "util/k2_alloc.h"
 
@@ -57,25 +58,8 @@ static double now_s(void) {
 // semirings
 //----------------------------------------------------------------------------------------------
 
-// ANY monoids: what a contribution is (validity check); A_NONE: deterministic, compared exactly.
-typedef enum { A_NONE = 0, A_FIRST, A_SECOND, A_PAIR, A_LAND, A_INDEX0, A_INDEX1 } any_kind;
-
-typedef struct {
-  const char *name;
-  GrB_Semiring s;
-  GrB_Type type;  // the monoid's
-  any_kind any;
-} sr_entry;
-
-static sr_entry SR[160];
+static sr_entry SR[K2_NATIVE_SEMIRINGS_MAX];
 static int n_sr = 0;
-static GrB_Semiring user_sr[8];
-static int n_user_sr = 0;
-
-static void add_sr(const char *name, GrB_Semiring s, GrB_Type t, any_kind any) {
-  assert_true(n_sr < (int)(sizeof SR / sizeof SR[0]));
-  SR[n_sr++] = (sr_entry){name, s, t, any};
-}
 
 static const sr_entry *find_sr(const char *name) {
   for (int k = 0; k < n_sr; k++) {
@@ -86,61 +70,13 @@ static const sr_entry *find_sr(const char *name) {
   return NULL;
 }
 
-static GrB_Semiring user_semiring(GrB_Monoid m, GrB_BinaryOp op) {
-  GrB_Semiring s = NULL;
-  K2_ASSERT_OK(GrB_Semiring_new(&s, m, op));
-  user_sr[n_user_sr++] = s;
-  return s;
-}
-
-// Every semiring the engines run (src/semiring/k2_semiring.c): PLUS x FIRST/SECOND/PAIR/TIMES,
-// MIN/MAX x FIRST/SECOND/PLUS and the index multiplies, ANY x FIRST/SECOND/PAIR and the index
-// multiplies, LOR and ANY x FIRST/SECOND/PAIR/LAND on BOOL, and ONEB through user semirings.
 static void setup_semirings(void) {
-  if (n_sr > 0) return;
-#define S1(M, OP, T, ANY) add_sr(#M "_" #OP "_" #T, GxB_##M##_##OP##_##T, GrB_##T, ANY)
-#define S4(M, OP, ANY) S1(M, OP, INT32, ANY); S1(M, OP, INT64, ANY); S1(M, OP, FP32, ANY); \
-                       S1(M, OP, FP64, ANY)
-#define SI(M, ANY0, ANY1) S1(M, SECONDI, INT32, ANY0); S1(M, SECONDI, INT64, ANY0);   \
-                          S1(M, FIRSTJ, INT32, ANY0);  S1(M, FIRSTJ, INT64, ANY0);    \
-                          S1(M, SECONDI1, INT32, ANY1); S1(M, SECONDI1, INT64, ANY1); \
-                          S1(M, FIRSTJ1, INT32, ANY1); S1(M, FIRSTJ1, INT64, ANY1)
-  S4(PLUS, TIMES, A_NONE);
-  S4(PLUS, FIRST, A_NONE);
-  S4(PLUS, SECOND, A_NONE);
-  S4(PLUS, PAIR, A_NONE);
-  S4(MIN, FIRST, A_NONE);
-  S4(MIN, SECOND, A_NONE);
-  S4(MIN, PLUS, A_NONE);
-  S4(MAX, FIRST, A_NONE);
-  S4(MAX, SECOND, A_NONE);
-  S4(MAX, PLUS, A_NONE);
-  SI(MIN, A_NONE, A_NONE);
-  SI(MAX, A_NONE, A_NONE);
-  S4(ANY, FIRST, A_FIRST);
-  S4(ANY, SECOND, A_SECOND);
-  S4(ANY, PAIR, A_PAIR);
-  SI(ANY, A_INDEX0, A_INDEX1);
-  S1(LOR, FIRST, BOOL, A_NONE);
-  S1(LOR, SECOND, BOOL, A_NONE);
-  S1(LOR, PAIR, BOOL, A_NONE);
-  S1(LOR, LAND, BOOL, A_NONE);
-  S1(ANY, FIRST, BOOL, A_FIRST);
-  S1(ANY, SECOND, BOOL, A_SECOND);
-  S1(ANY, PAIR, BOOL, A_PAIR);
-  S1(ANY, LAND, BOOL, A_LAND);
-#undef SI
-#undef S4
-#undef S1
-  add_sr("LOR_ONEB_BOOL (user)", user_semiring(GrB_LOR_MONOID_BOOL, GrB_ONEB_BOOL), GrB_BOOL, A_NONE);
-  add_sr("PLUS_ONEB_INT64 (user)", user_semiring(GrB_PLUS_MONOID_INT64, GrB_ONEB_INT64), GrB_INT64, A_NONE);
-  add_sr("PLUS_ONEB_FP32 (user)", user_semiring(GrB_PLUS_MONOID_FP32, GrB_ONEB_FP32), GrB_FP32, A_NONE);
-  add_sr("ANY_ONEB_INT32 (user)", user_semiring(GxB_ANY_INT32_MONOID, GrB_ONEB_INT32), GrB_INT32, A_PAIR);
+  if (n_sr == 0) n_sr = k2_native_semirings(SR);
 }
 
 static void teardown_semirings(void) {
-  for (int k = 0; k < n_user_sr; k++) GrB_Semiring_free(&user_sr[k]);
-  n_user_sr = n_sr = 0;
+  k2_native_semirings_free();
+  n_sr = 0;
 }
 
 //----------------------------------------------------------------------------------------------

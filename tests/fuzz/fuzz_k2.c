@@ -7,12 +7,18 @@
 
 // With K2_FUZZ_WRITE_SEEDS=<dir>, write a few small valid .k2 images there and exit: the seed
 // corpus (.ci/fuzz.sh), made by the library under test so it follows the format as it is.
+// Seeds 4 and 5 have compressed leaves (format version 3), 4x4 and 8x8.
 static void write_seeds(const char *dir) {
-  const GrB_Index shapes[4][3] = {{0, 0, 0}, {5, 5, 5}, {100, 100, 300}, {3, 70000, 50}};
+  const GrB_Index shapes[6][3] = {{0, 0, 0},      {5, 5, 5},       {100, 100, 300},
+                                  {3, 70000, 50}, {100, 100, 300}, {200, 90, 300}};
   uint64_t s = 12345;
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 6; k++) {
     K2_Matrix A = NULL;
-    if (K2_Matrix_new(&A, shapes[k][0], shapes[k][1]) != GrB_SUCCESS) exit(1);
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.compress_leaves = k >= 4;
+    fmt.leaf_log = k == 4 ? 2 : k == 5 ? 3 : 1;
+    if (K2_Matrix_new_format(&A, shapes[k][0], shapes[k][1], &fmt) != GrB_SUCCESS) exit(1);
     GrB_Index n = shapes[k][2];
     uint32_t I[300], J[300];
     for (GrB_Index e = 0; e < n; e++) {

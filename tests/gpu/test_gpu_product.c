@@ -10,7 +10,8 @@
 // presence). Also the device-resident vectors (K2_DeviceVector: products against the reference
 // engine, the element-wise operations against GraphBLAS; batches and K2_mxm_device against the
 // host's K2_mxm) and BFS, SSSP, PageRank, msBFS and WCC run whole on the device against the
-// host's. Exits 77 (skipped) without a GPU.
+// host's. Compressed leaves (decoded at upload) against the reference engine reading the codes.
+// Exits 77 (skipped) without a GPU.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +272,44 @@ static void test_all_semirings(void **state) {
       }
   }
   gmat_free(&g);
+  k2_coo_free(&L);
+}
+
+// Compressed leaves (K2_Format.compress_leaves), 4x4 and 8x8: the device copy holds the leaves
+// decoded; every native combination against the reference engine, which reads the codes.
+static void test_compressed_leaves(void **state) {
+  (void)state;
+  k2_coo_list L;
+  random_list(&L, 700, 523, g_quick ? 4000 : 20000, 13);
+  set_device(UINT64_C(1) << 20, K2_CUDA_OFFSETS_AUTO);
+  k2_rng rng = {78};
+  for (uint32_t leaf_log = 2; leaf_log <= 3; leaf_log++) {
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.leaf_log = leaf_log;
+    fmt.compress_leaves = true;
+    gmat g;
+    gmat_make(&g, &L, &fmt);
+    assert_non_null(g.v.leafc);
+    const int configs[2] = {K2_CUDA_CONFIG_TREE, K2_CUDA_CONFIG_BOTTOM};
+    for (int ci = 0; ci < 2; ci++) {
+      gmat_upload(&g, configs[ci]);
+      for (int t = 0; t < K2_T_COUNT; t++)
+        for (int m = 0; m < K2_MON_COUNT; m++)
+          for (int u = 0; u < K2_MUL_COUNT; u++) {
+            if (!combo_ok((k2_type)t, (k2_monoid)m, (k2_mult)u)) continue;
+            for (int left = 0; left < 2; left++) {
+              spec s = {(k2_type)t, (k2_monoid)m, (k2_mult)u, left, left ? 3 : 1, left == 1,
+                        false, u == K2_MUL_X_PLUS_W ? -0.5 : 2.0, left ? 1 : 0};
+              char what[80];
+              snprintf(what, sizeof what, "compressed leaves, leaf_log %u, config %d", leaf_log,
+                       configs[ci]);
+              compare(&g.v, g.device, &s, &rng, what);
+            }
+          }
+    }
+    gmat_free(&g);
+  }
   k2_coo_free(&L);
 }
 
@@ -2093,7 +2132,7 @@ int main(void) {
       cmocka_unit_test(test_device_bfs),    cmocka_unit_test(test_device_pagerank),
       cmocka_unit_test(test_device_batches),
       cmocka_unit_test(test_device_bool_batches), cmocka_unit_test(test_device_msbfs),
-      cmocka_unit_test(test_device_wcc),
+      cmocka_unit_test(test_device_wcc),    cmocka_unit_test(test_compressed_leaves),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left

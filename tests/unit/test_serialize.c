@@ -3,7 +3,8 @@
 //
 // The image layout used here (header offsets, section table) is read from docs/k2-format.md,
 // not from the library, so these tests also check that the writer follows the document. The
-// library writes version 2 (three sections); version 1 images (six sections, the directory and
+// library writes version 2 (three sections; version 3, compressed leaves, is tested in
+// test_leaf_codes.c); version 1 images (six sections, the directory and
 // top codes stored) are written here, by v1_image, as the writers of version 1 made them, and
 // must still load.
 #define _GNU_SOURCE  // mkdtemp
@@ -891,7 +892,8 @@ static void test_magic_version_endian(void **state) {
   const struct {
     uint32_t version;
     const char *message;
-  } versions[] = {{3, "format version 3 (offset 8) is newer"},
+  } versions[] = {{4, "format version 4 (offset 8) is newer"},
+                  {3, "version 3 image without the compressed-leaves flag"},
                   {0, "unsupported format version 0"},
                   {0x01000000, "unsupported format version"},
                   {1, "3 sections at offset 120, version 1 has 6"}};
@@ -902,7 +904,7 @@ static void test_magic_version_endian(void **state) {
     expect_reject_blob(c, size, GrB_INVALID_OBJECT, versions[k].message);
     if (k == 0) {
       write_file(path, c, size);
-      expect_reject_file(path, GrB_INVALID_OBJECT, "reads versions 1 to 2");
+      expect_reject_file(path, GrB_INVALID_OBJECT, "reads versions 1 to 3");
     }
   }
 

@@ -1,0 +1,133 @@
+// k2_leafc.h: compressed leaves: a vocabulary of leaf patterns and their ranks as DACs.
+// SPDX-License-Identifier: Apache-2.0
+//
+// The compressed-leaf k²-tree of Brisaboa, Ladra and Navarro: the distinct leaf bitmaps form a
+// vocabulary sorted by decreasing frequency, and each leaf stores the rank of its bitmap in it
+// as a directly addressable code (DAC): the rank's low width[0] bits at level 0, and when more
+// bits are left, a continuation bit set and the next width[1] bits at level 1, at the position
+// given by the rank of that continuation bit, and so on. Frequent patterns get short codes and
+// any leaf is still read in O(levels) without decoding the ones before it.
+//
+// Everything lives in one array of 64-bit words (the .k2 section "leaf_codes",
+// docs/k2-format.md), little-endian, in this order:
+//   word 0            V, the vocabulary size (>= 1)
+//   word 1            L, the DAC levels (1 .. K2_LEAFC_MAX_LEVELS)
+//   word 2            width[l] in bits 8l .. 8l+7 (each >= 1, sum <= 64)
+//   words 3 .. 3+L-1  count[l], the codes reaching level l (count[0] = number of leaves)
+//   vocabulary        V bitmaps of leaf_bits bits, packed as plain leaves are
+//   then per level l  chunks: count[l] fields of width[l] bits, packed;
+//                     for l < L-1: more: count[l] continuation bits; hi: one 64-bit count of
+//                     the ones before every 2^16 bits; lo: one 16-bit count of the ones before
+//                     every 512 bits since its hi sample, four a word
+// Plain C with inline readers, so the CUDA gateway and the engines can include it.
+#ifndef K2_LEAFC_H
+#define K2_LEAFC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define K2_LEAFC_MAX_LEVELS 8
+#define K2_LEAFC_HEAD_WORDS 3
+
+typedef struct {
+  uint64_t vocab_len;                       // V
+  uint32_t leaf_bits;                       // bits per vocabulary word (4^leaf_log)
+  uint32_t levels;                          // L
+  uint8_t width[K2_LEAFC_MAX_LEVELS];
+  uint64_t count[K2_LEAFC_MAX_LEVELS];
+  const uint64_t *vocab;
+  const uint64_t *chunks[K2_LEAFC_MAX_LEVELS];
+  const uint64_t *more[K2_LEAFC_MAX_LEVELS];
+  const uint64_t *hi[K2_LEAFC_MAX_LEVELS];
+  const uint16_t *lo[K2_LEAFC_MAX_LEVELS];
+  const uint64_t *words;                    // the whole array
+  uint64_t n_words;
+} k2_leafc;
+
+// The `width`-bit field at bit `pos` of a packed array (1 <= width <= 64).
+static inline uint64_t k2_leafc_field(const uint64_t *a, uint64_t pos, uint32_t width) {
+  const uint64_t w = pos >> 6;
+  const uint32_t s = (uint32_t)(pos & 63);
+  uint64_t x = a[w] >> s;
+  if (s + width > 64) x |= a[w + 1] << (64 - s);
+  return width == 64 ? x : x & ((UINT64_C(1) << width) - 1);
+}
+
+// Ones of level l's continuation bits before position i.
+static inline uint64_t k2_leafc_rank(const k2_leafc *c, uint32_t l, uint64_t i) {
+  const uint64_t *m = c->more[l];
+  uint64_t r = c->hi[l][i >> 16] + c->lo[l][i >> 9];
+  for (uint64_t w = (i >> 9) << 3, wend = i >> 6; w < wend; w++)
+    r += (uint64_t)__builtin_popcountll(m[w]);
+  if (i & 63) r += (uint64_t)__builtin_popcountll(m[i >> 6] & ((UINT64_C(1) << (i & 63)) - 1));
+  return r;
+}
+
+// The vocabulary rank of leaf q.
+static inline uint64_t k2_leafc_code(const k2_leafc *c, uint64_t q) {
+  uint64_t v = 0, i = q;
+  uint32_t shift = 0;
+  for (uint32_t l = 0;; l++) {
+    const uint32_t b = c->width[l];
+    v |= k2_leafc_field(c->chunks[l], i * b, b) << shift;
+    if (l + 1 == c->levels || !((c->more[l][i >> 6] >> (i & 63)) & 1)) return v;
+    shift += b;
+    i = k2_leafc_rank(c, l, i);
+  }
+}
+
+// Vocabulary word r.
+static inline uint64_t k2_leafc_word(const k2_leafc *c, uint64_t r) {
+  if (c->leaf_bits == 64) return c->vocab[r];
+  const uint64_t bit = r * c->leaf_bits;
+  return (c->vocab[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << c->leaf_bits) - 1);
+}
+
+// A reader of consecutive leaves: one rank per level at the start, then a position per level
+// that moves on as codes continue there (no rank per leaf), for the products, which read the
+// leaves of a run of nodes in order.
+typedef struct {
+  const k2_leafc *c;
+  uint64_t pos[K2_LEAFC_MAX_LEVELS];  // the next field of each level
+} k2_leafc_cursor;
+
+// Start at leaf q (< count[0]).
+static inline void k2_leafc_seek(k2_leafc_cursor *k, const k2_leafc *c, uint64_t q) {
+  k->c = c;
+  k->pos[0] = q;
+  for (uint32_t l = 0; l + 1 < c->levels; l++)
+    k->pos[l + 1] = k->pos[l] < c->count[l] ? k2_leafc_rank(c, l, k->pos[l]) : c->count[l + 1];
+}
+
+// The bitmap of the next leaf.
+static inline uint64_t k2_leafc_next(k2_leafc_cursor *k) {
+  const k2_leafc *c = k->c;
+  uint64_t v = 0;
+  uint32_t shift = 0;
+  for (uint32_t l = 0;; l++) {
+    const uint64_t i = k->pos[l]++;
+    const uint32_t b = c->width[l];
+    v |= k2_leafc_field(c->chunks[l], i * b, b) << shift;
+    if (l + 1 == c->levels || !((c->more[l][i >> 6] >> (i & 63)) & 1)) break;
+    shift += b;
+  }
+  return k2_leafc_word(c, v);
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+// The plain packed leaves (ceil(count[0] * leaf_bits / 64) words, at least one; malloc'd), or
+// NULL when out of memory: what code that reads leaves in place gets (the CUDA engine's device
+// copy is plain). Without GraphBLAS types, for the CUDA engine's host code.
+uint64_t *k2_leafc_plain(const k2_leafc *c);
+#ifdef __cplusplus
+}
+#endif
+
+// The bitmap of leaf q.
+static inline uint64_t k2_leafc_leaf(const k2_leafc *c, uint64_t q) {
+  return k2_leafc_word(c, k2_leafc_code(c, q));
+}
+
+#endif
