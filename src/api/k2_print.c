@@ -75,6 +75,9 @@ GrB_Info K2_Matrix_fprint(K2_Matrix A, const char *name, GxB_Print_Level level, 
           (k2_ull)t->ncols, (k2_ull)t->nvals, verbose ? 15 : 6, A->weight);
   fprintf(f, "  k2-tree: %u levels, %ux%u leaves, %llu internal nodes, %llu leaves, %llu bytes\n",
           t->levels, leaf, leaf, (k2_ull)t->n_internal, (k2_ull)t->n_leaves, (k2_ull)mem.total);
+  if (t->leaf_codes != NULL)
+    fprintf(f, "  leaves compressed: %llu distinct patterns (%llu bytes), %llu bytes with the codes\n",
+            (k2_ull)mem.leaf_patterns, (k2_ull)mem.leaf_vocabulary, (k2_ull)mem.leaf_bytes);
   if (occ != NULL &&
       (info = k2_print_entries(f, A, occ, all ? UINT64_MAX : K2_PRINT_SHORT, fn)) != GrB_SUCCESS)
     return k2_error_to_obj(A->error, sizeof A->error, info);

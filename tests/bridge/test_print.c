@@ -78,6 +78,19 @@ static const char *check_header(const char *out, K2_Matrix A, const char *name) 
       p[used2] != '\n')
     fail_msg("header 2: '%s'", p);
   used2++;
+  K2_MemoryUsage mu;
+  K2_ASSERT_OK(K2_Matrix_memoryUsage(&mu, A));
+  if (mu.leaf_patterns != 0) {  // compressed leaves: one more line, the vocabulary and the codes
+    ull patterns, vocab, lbytes;
+    int used3 = 0;
+    if (sscanf(p + used2, "  leaves compressed: %llu distinct patterns (%llu bytes), %llu bytes with the codes%n",
+               &patterns, &vocab, &lbytes, &used3) != 3 || used3 == 0 || p[used2 + used3] != '\n')
+      fail_msg("header 3: '%s'", p + used2);
+    assert_int_equal(patterns, mu.leaf_patterns);
+    assert_int_equal(vocab, mu.leaf_vocabulary);
+    assert_int_equal(lbytes, mu.leaf_bytes);
+    used2 += used3 + 1;
+  }
   GrB_Index x;
   K2_ASSERT_OK(K2_Matrix_nrows(&x, A));
   assert_int_equal(nr, x);
@@ -108,6 +121,19 @@ static K2_Matrix small_matrix(void) {
   return A;
 }
 
+// The same entries in a tree with compressed 4x4 leaves.
+static K2_Matrix small_matrix_compressed(void) {
+  GrB_Index I[] = {3, 0, 2, 0, 3, 1}, J[] = {4, 3, 2, 1, 0, 4};
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.leaf_log = 2;
+  fmt.compress_leaves = true;
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new_format(&A, 4, 5, &fmt));
+  K2_ASSERT_OK(K2_Matrix_build(A, I, J, 6));
+  return A;
+}
+
 static const char *small_entries =
     "    (0,1)\n    (0,3)\n    (1,4)\n    (2,2)\n    (3,0)\n    (3,4)\n";
 
@@ -128,6 +154,15 @@ static void test_print_levels(void **state) {
   s = print_to_string(&info, A, "A", GxB_SILENT);
   K2_ASSERT_OK(info);
   assert_string_equal(s, "");
+  K2_Matrix C = small_matrix_compressed();  // a third header line, the same entries
+  free(s);
+  s = print_to_string(&info, C, "C", GxB_SHORT);
+  K2_ASSERT_OK(info);
+  K2_MemoryUsage cm;
+  K2_ASSERT_OK(K2_Matrix_memoryUsage(&cm, C));
+  assert_true(cm.leaf_patterns > 0);
+  assert_string_equal(check_header(s, C, "C"), small_entries);
+  K2_ASSERT_OK(K2_Matrix_free(&C));
   free(s);
   // no name: K2_Matrix_print
   FILE *f = tmpfile();
