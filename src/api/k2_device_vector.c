@@ -325,7 +325,7 @@ GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
   GrB_Vector w = NULL;
   GrB_Info info = k2_dvec_download(&X, &B, &nvals, v, fn);
   if (info == GrB_SUCCESS) {
-    info = k2_api_vector_from_bitmap(&w, v->type, v->n, &X, &B, nvals);
+    info = k2_bridge_vector_from_bitmap(&w, v->type, v->n, &X, &B, nvals);
     if (info != GrB_SUCCESS) info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
   }
   free(X);  // NULL once the vector took them
@@ -593,7 +593,7 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   k2_semiring_class c;
   if ((info = k2_semiring_classify(&c, s, !vxm)) != GrB_SUCCESS) return info;
   bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
+  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
   if (!batch) {
     K2_DVEC_SINGLE(w, fn, "w");
     K2_DVEC_SINGLE(u, fn, "u");
@@ -700,17 +700,17 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
 
 GrB_Info K2_mxv_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_Matrix A, const K2_DeviceVector u, const GrB_Descriptor desc) {
-  return k2_api_done("K2_mxv_device", k2_dvec_product("K2_mxv_device", w, mask, semiring, A, u, desc, false, false));
+  return k2_bridge_done("K2_mxv_device", k2_dvec_product("K2_mxv_device", w, mask, semiring, A, u, desc, false, false));
 }
 
 GrB_Info K2_vxm_device(K2_DeviceVector w, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_DeviceVector u, const K2_Matrix A, const GrB_Descriptor desc) {
-  return k2_api_done("K2_vxm_device", k2_dvec_product("K2_vxm_device", w, mask, semiring, A, u, desc, true, false));
+  return k2_bridge_done("K2_vxm_device", k2_dvec_product("K2_vxm_device", w, mask, semiring, A, u, desc, true, false));
 }
 
 GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_Semiring semiring,
                        const K2_Matrix A, const K2_DeviceVector B, const GrB_Descriptor desc) {
-  return k2_api_done("K2_mxm_device", k2_dvec_product("K2_mxm_device", C, mask, semiring, A, B, desc, false, true));
+  return k2_bridge_done("K2_mxm_device", k2_dvec_product("K2_mxm_device", C, mask, semiring, A, B, desc, false, true));
 }
 
 GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
@@ -723,7 +723,7 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
   if (info != GrB_SUCCESS) return info;
   if (sources == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: sources is NULL", fn);
   bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
+  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
   const GrB_Index n = A->tree.nrows;
   if (A->tree.ncols != n)
     K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: A is %llu x %llu, not square", fn, (unsigned long long)n,

@@ -12,7 +12,7 @@
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 
-GrB_Info k2_api_call_check(k2_api_call *call, GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
+GrB_Info k2_bridge_call_check(k2_bridge_call *call, GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A,
                            GrB_Descriptor desc) {
   const char *fn = call->fn;
   GrB_Info info;
@@ -28,7 +28,7 @@ GrB_Info k2_api_call_check(k2_api_call *call, GrB_BinaryOp accum, GrB_Semiring s
             call->vectors ? "GrB_Vector" : "GrB_Matrix");
   }
   bool tran0, tran1;
-  if ((info = k2_api_desc_read(desc, &call->replace, &call->comp, &call->structure, &tran0,
+  if ((info = k2_bridge_desc_read(desc, &call->replace, &call->comp, &call->structure, &tran0,
                                &tran1)) != GrB_SUCCESS) {
     return info;
   }
@@ -78,19 +78,19 @@ GrB_Info k2_api_call_check(k2_api_call *call, GrB_BinaryOp accum, GrB_Semiring s
   return GrB_SUCCESS;
 }
 
-const char *k2_api_call_fallback(const k2_api_call *call, const char *extra, char *buf,
+const char *k2_bridge_call_fallback(const k2_bridge_call *call, const char *extra, char *buf,
                                  size_t len) {
   const char *why = NULL;
   if (!call->c.native) why = call->c.why;
   else if (k2_api_force_fallback()) why = "fallback forced (K2_set_force_fallback)";
   else if (extra != NULL) why = extra;
-  else if (!k2_api_real_type(call->ctype)) {
+  else if (!k2_bridge_real_type(call->ctype)) {
     why = call->vectors ? "w has a complex or user-defined type" : "C has a complex or user-defined type";
-  } else if (!k2_api_real_type(call->btype)) {
+  } else if (!k2_bridge_real_type(call->btype)) {
     why = call->vectors ? "u has a complex or user-defined type" : "B has a complex or user-defined type";
-  } else if (call->has_mask && !call->structure && !k2_api_real_type(call->mtype)) {
+  } else if (call->has_mask && !call->structure && !k2_bridge_real_type(call->mtype)) {
     why = "valued mask of a complex or user-defined type";
-  } else if (call->ztype != NULL && !k2_api_real_type(call->ztype)) {
+  } else if (call->ztype != NULL && !k2_bridge_real_type(call->ztype)) {
     why = "accum of a complex or user-defined type";
   }
   if (why == NULL) return NULL;
@@ -98,12 +98,12 @@ const char *k2_api_call_fallback(const k2_api_call *call, const char *extra, cha
   return buf;
 }
 
-GrB_Info k2_api_call_empty(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M,
+GrB_Info k2_bridge_call_empty(const k2_bridge_call *call, GrB_Matrix C, GrB_Matrix M,
                            GrB_BinaryOp accum, GrB_Semiring s, K2_Matrix A, GrB_Descriptor desc) {
   const char *fn = call->fn;
   // GraphBLAS's domain checks first, on objects of size 1
-  GrB_Info info = k2_api_check_domains(fn, call->ctype, call->has_mask ? call->mtype : NULL,
-                                       accum, s, k2_api_grb_type(A->weight), call->btype,
+  GrB_Info info = k2_bridge_check_domains(fn, call->ctype, call->has_mask ? call->mtype : NULL,
+                                       accum, s, k2_bridge_grb_type(A->weight), call->btype,
                                        call->vectors ? 1 : 2, desc, !call->k2_first);
   if (info != GrB_SUCCESS) return info;
   // T is empty whatever the semiring: C<M> = accum (C, T) formed directly (SuiteSparse 7.4
@@ -120,7 +120,7 @@ GrB_Info k2_api_call_empty(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M,
   if (info == GrB_SUCCESS) info = GrB_Matrix_new(&T, zt, r, k);
   if (info == GrB_SUCCESS) {
     info = GrB_Matrix_assign(C, M, accum, T, GrB_ALL, r, GrB_ALL, k,
-                             k2_api_desc(call->replace, call->comp, call->structure));
+                             k2_bridge_desc(call->replace, call->comp, call->structure));
   }
   GrB_Matrix_free(&T);
   k2_api_set_path(K2_PATH_NATIVE_CPU);

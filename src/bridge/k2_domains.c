@@ -9,7 +9,7 @@
 // The same call on objects of size 1 with the caller's types: GraphBLAS then applies exactly
 // its own rules (castable built-in types, equal user-defined ones, positional and PAIR
 // operators that ignore a type, bool-castable valued masks), at O(1) cost.
-GrB_Info k2_api_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
+GrB_Info k2_bridge_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
                                  GrB_BinaryOp accum, GrB_Semiring s, GrB_Type atype,
                                  GrB_Type btype, int kind, GrB_Descriptor desc, bool k2_second) {
   GrB_Info info = GrB_SUCCESS;
@@ -54,7 +54,7 @@ GrB_Info k2_api_check_domains(const char *fn, GrB_Type ctype, GrB_Type mtype,
   return info;
 }
 
-GrB_Info k2_api_done(const char *fn, GrB_Info info) {
+GrB_Info k2_bridge_done(const char *fn, GrB_Info info) {
   // Every failure says something: a path that returned a code without a message (GraphBLAS's
   // own, passed through) must not leave an earlier call's text in K2_error_string.
   if (info < GrB_SUCCESS && k2_error_get()[0] == '\0') {

@@ -8,10 +8,10 @@
 #include "matrix/k2_matrix.h"
 #include "util/k2_error.h"
 
-GrB_Type k2_api_grb_type(double weight) { return weight == 1.0 ? GrB_BOOL : GrB_FP64; }
+GrB_Type k2_bridge_grb_type(double weight) { return weight == 1.0 ? GrB_BOOL : GrB_FP64; }
 
 // *out (GxB_Type_size bytes) = weight cast to `type` with GraphBLAS's own typecast.
-GrB_Info k2_api_cast_weight(void *out, GrB_Type type, double weight) {
+GrB_Info k2_bridge_cast_weight(void *out, GrB_Type type, double weight) {
   GrB_Scalar s = NULL;
   GrB_Info info = GrB_Scalar_new(&s, GrB_FP64);
   if (info == GrB_SUCCESS) info = GrB_Scalar_setElement_FP64(s, weight);
@@ -63,7 +63,7 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   }
   void *Ax = malloc(tsize);
   if (Ax == NULL) K2_MATRIX_FAIL(A, GrB_OUT_OF_MEMORY, "K2_Matrix_toGrB: out of memory");
-  if ((info = k2_api_cast_weight(Ax, type, A->weight)) != GrB_SUCCESS) {
+  if ((info = k2_bridge_cast_weight(Ax, type, A->weight)) != GrB_SUCCESS) {
     free(Ax);
     K2_MATRIX_FAIL(A, GrB_DOMAIN_MISMATCH,
                    "K2_Matrix_toGrB: the edge weight cannot be cast to a user-defined type");
@@ -139,10 +139,10 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
     info = GxB_Matrix_pack_CSR(M, &Ap, &J, &Ax, np * sizeof(GrB_Index), cap * sizeof(GrB_Index),
                                tsize, true, false, NULL);
   }
-  // Then the storage SuiteSparse handles (k2_api_sparsity). Not with a dimension 0:
+  // Then the storage SuiteSparse handles (k2_bridge_sparsity). Not with a dimension 0:
   // SuiteSparse then calls the matrix full, and 7.4 reduces its empty rows to entries.
   if (info == GrB_SUCCESS && nrows > 0 && ncols > 0) {
-    info = GxB_Matrix_Option_set(M, GxB_SPARSITY_CONTROL, k2_api_sparsity(nrows, ncols, got, false));
+    info = GxB_Matrix_Option_set(M, GxB_SPARSITY_CONTROL, k2_bridge_sparsity(nrows, ncols, got, false));
   }
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;
@@ -184,7 +184,7 @@ GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G) {
   GrB_Type gt = NULL;
   info = GxB_Matrix_type(&gt, G);
   if (info == GrB_SUCCESS) {
-    bool builtin = k2_api_real_type(gt) || gt == GxB_FC32 || gt == GxB_FC64;
+    bool builtin = k2_bridge_real_type(gt) || gt == GxB_FC32 || gt == GxB_FC64;
     info = builtin ? GrB_Matrix_extractTuples_BOOL(I, J, NULL, &got, G)
                    : GrB_Matrix_extractTuples_UDT(I, J, NULL, &got, G);
   }
@@ -214,7 +214,7 @@ GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
   // Built outside the lock (the build reads A through calls that take it); a racing thread
   // may build one too, and the first to store wins.
   GrB_Matrix M = NULL;
-  if ((info = K2_Matrix_toGrB(&M, A, k2_api_grb_type(A->weight))) != GrB_SUCCESS) return info;
+  if ((info = K2_Matrix_toGrB(&M, A, k2_bridge_grb_type(A->weight))) != GrB_SUCCESS) return info;
   // finished, so that concurrent GraphBLAS readers never see pending work
   if ((info = GrB_Matrix_wait(M, GrB_MATERIALIZE)) != GrB_SUCCESS) {
     GrB_Matrix_free(&M);
@@ -224,7 +224,7 @@ GrB_Info K2_Matrix_getGrB(GrB_Matrix *G, K2_Matrix A) {
   return GrB_SUCCESS;
 }
 
-int k2_api_sparsity(GrB_Index nrows, GrB_Index ncols, GrB_Index nvals, bool positional) {
+int k2_bridge_sparsity(GrB_Index nrows, GrB_Index ncols, GrB_Index nvals, bool positional) {
   // SuiteSparse 7.4 on hypersparse storage: positional multiplies take the position in the list
   // of rows for the row (wrong answers), and a product with a full valued mask crashes in its
   // accumulation. Sparse storage costs 8 bytes per row: taken unless that is far more than the
@@ -237,7 +237,7 @@ int k2_api_sparsity(GrB_Index nrows, GrB_Index ncols, GrB_Index nvals, bool posi
   return (positional || !huge_and_sparse) ? not_hyper : GxB_AUTO_SPARSITY;
 }
 
-GrB_Info k2_api_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool positional) {
+GrB_Info k2_bridge_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool positional) {
   *out = M;
   *temporary = false;
   int status = 0, chosen = 0;
@@ -253,7 +253,7 @@ GrB_Info k2_api_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool pos
   info = GrB_Matrix_dup(&D, M);
   if (info == GrB_SUCCESS) {
     info = GxB_Matrix_Option_set(D, GxB_SPARSITY_CONTROL,
-                                 k2_api_sparsity(nrows, ncols, nvals, positional));
+                                 k2_bridge_sparsity(nrows, ncols, nvals, positional));
   }
   if (info == GrB_SUCCESS) info = GxB_Matrix_Option_get(D, GxB_SPARSITY_STATUS, &chosen);
   if (info != GrB_SUCCESS) {
@@ -269,14 +269,14 @@ GrB_Info k2_api_conform(GrB_Matrix *out, bool *temporary, GrB_Matrix M, bool pos
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_api_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positional) {
+GrB_Info k2_bridge_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positional) {
   if (positional) {
     GrB_Matrix M = NULL;
     bool tmp = false;
-    GrB_Info info = k2_api_grb(&M, &tmp, A, false);
+    GrB_Info info = k2_bridge_grb(&M, &tmp, A, false);
     if (info != GrB_SUCCESS) return info;
     bool tmp2 = false;
-    info = k2_api_conform(G, &tmp2, M, true);
+    info = k2_bridge_conform(G, &tmp2, M, true);
     if (tmp && (info != GrB_SUCCESS || tmp2)) GrB_Matrix_free(&M);
     *temporary = tmp || tmp2;
     return info;
@@ -284,7 +284,7 @@ GrB_Info k2_api_grb(GrB_Matrix *G, bool *temporary, K2_Matrix A, bool positional
   *temporary = false;
   if (k2_slot_get(A, K2_SLOT_GRB) != NULL || k2_api_cache_enabled()) return K2_Matrix_getGrB(G, A);
   GrB_Info info = k2_matrix_wait(A);
-  if (info == GrB_SUCCESS) info = K2_Matrix_toGrB(G, A, k2_api_grb_type(A->weight));
+  if (info == GrB_SUCCESS) info = K2_Matrix_toGrB(G, A, k2_bridge_grb_type(A->weight));
   if (info == GrB_SUCCESS) *temporary = true;
   return info;
 }

@@ -37,7 +37,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   if (B == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: B is NULL", fn);
   GrB_Info info;
   GrB_Index bnv = 0;
-  k2_api_call call = {.fn = fn, .vectors = false, .k2_first = k2_first, .has_mask = M != NULL};
+  k2_bridge_call call = {.fn = fn, .vectors = false, .k2_first = k2_first, .has_mask = M != NULL};
   if ((info = GrB_Matrix_nrows(&call.crows, C)) != GrB_SUCCESS ||
       (info = GrB_Matrix_ncols(&call.ccols, C)) != GrB_SUCCESS ||
       (info = GxB_Matrix_type(&call.ctype, C)) != GrB_SUCCESS) {
@@ -52,8 +52,8 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   if (call.binfo == GrB_SUCCESS) call.binfo = GrB_Matrix_ncols(&call.bcols, B);
   if (call.binfo == GrB_SUCCESS) call.binfo = GrB_Matrix_nvals(&bnv, B);
   if (call.binfo == GrB_SUCCESS) call.binfo = GxB_Matrix_type(&call.btype, B);
-  if ((info = k2_api_call_check(&call, accum, s, A, desc)) != GrB_SUCCESS) return info;
-  if (call.empty) return k2_api_call_empty(&call, C, M, accum, s, A, desc);
+  if ((info = k2_bridge_call_check(&call, accum, s, A, desc)) != GrB_SUCCESS) return info;
+  if (call.empty) return k2_bridge_call_empty(&call, C, M, accum, s, A, desc);
   const bool replace = call.replace, comp = call.comp, structure = call.structure;
   const bool tranB = call.tranB, tran0 = k2_first ? call.tranA : call.tranB;
   const bool tran1 = k2_first ? call.tranB : call.tranA;
@@ -67,7 +67,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   // values of x and of y (8 + 26 bytes per pair): bounded, so that a huge batch goes to
   // SuiteSparse instead of failing for memory
   const bool full = bnv == br * bc;
-  const char *why = k2_api_call_fallback(
+  const char *why = k2_bridge_call_fallback(
       &call, batch > K2_BATCH_MAX ? "more than 65536 vectors"
              : !full && (xlen * batch > K2_SPARSE_PAIRS_MAX || ylen * batch > K2_SPARSE_PAIRS_MAX)
                  ? "B is not full and the batch holds more than 2^30 values"
@@ -77,11 +77,11 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     GrB_Matrix G = NULL, Bp = B;
     GrB_Descriptor d = NULL;
     bool temporary = false, btemporary = false, positional = k2_semiring_positional(s);
-    if ((info = k2_api_grb(&G, &temporary, A, positional)) != GrB_SUCCESS) return info;
-    info = k2_api_conform(&Bp, &btemporary, B, positional);
+    if ((info = k2_bridge_grb(&G, &temporary, A, positional)) != GrB_SUCCESS) return info;
+    info = k2_bridge_conform(&Bp, &btemporary, B, positional);
     // The caller's settings, and Gustavson's method for a masked product: 7.4's masked hash
     // method (its own choice for small outputs) never returns on some inputs
-    if (info == GrB_SUCCESS) info = k2_api_desc_full(&d, replace, comp, structure, tran0, tran1);
+    if (info == GrB_SUCCESS) info = k2_bridge_desc_full(&d, replace, comp, structure, tran0, tran1);
     if (info == GrB_SUCCESS && (M != NULL || comp)) {
       info = GrB_Descriptor_set(d, GxB_AxB_METHOD, GxB_AxB_GUSTAVSON);
     }
@@ -117,7 +117,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
     K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
   }
   GrB_Index got = bnv;
-  K2_TRY(k2_api_matrix_extract(I, J, V, &got, B, c.type));
+  K2_TRY(k2_bridge_matrix_extract(I, J, V, &got, B, c.type));
   // B(i,j) -> effective B(r, q) -> x entry (vector index s, batch b)
   for (GrB_Index e = 0; e < got; e++) {
     GrB_Index r = tranB ? J[e] : I[e], q = tranB ? I[e] : J[e];
@@ -146,7 +146,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
         K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory", fn);
       }
       // a structural mask may have any type, user-defined ones included: its pattern only
-      if (structure && !k2_api_real_type(mt)) {
+      if (structure && !k2_bridge_real_type(mt)) {
         K2_TRY(GrB_Matrix_extractTuples_UDT(I, J, NULL, &mnv, M));
       } else {
         K2_TRY(GrB_Matrix_extractTuples_BOOL(I, J, V, &mnv, M));
@@ -194,7 +194,7 @@ static GrB_Info k2_product_matrix(const char *fn, GrB_Matrix C, GrB_Matrix M, Gr
   }
   if (!direct) {
     info = GrB_Matrix_apply(C, M, accum, k2_type_identity_op(c.type), T,
-                            k2_api_desc(replace, comp, structure));
+                            k2_bridge_desc(replace, comp, structure));
     if (info != GrB_SUCCESS) {
       GrB_Info r = k2_fail_grb(info, C, fn);
       K2_FREE_WORK;
@@ -216,7 +216,7 @@ GrB_Info K2_mxm(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum,
                 const GrB_Semiring semiring, const K2_Matrix A, const GrB_Matrix B,
                 const GrB_Descriptor desc) {
   k2_error_clear();
-  return k2_api_done("K2_mxm", k2_product_matrix("K2_mxm", C, M, accum, semiring, A, B,
+  return k2_bridge_done("K2_mxm", k2_product_matrix("K2_mxm", C, M, accum, semiring, A, B,
                                                     desc, true));
 }
 
@@ -224,6 +224,6 @@ GrB_Info K2_mxm_right(GrB_Matrix C, const GrB_Matrix M, const GrB_BinaryOp accum
                       const GrB_Semiring semiring, const GrB_Matrix B, const K2_Matrix A,
                       const GrB_Descriptor desc) {
   k2_error_clear();
-  return k2_api_done("K2_mxm_right", k2_product_matrix("K2_mxm_right", C, M, accum,
+  return k2_bridge_done("K2_mxm_right", k2_product_matrix("K2_mxm_right", C, M, accum,
                                                           semiring, A, B, desc, false));
 }

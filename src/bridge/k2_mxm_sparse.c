@@ -25,7 +25,7 @@
 #include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
 
-GrB_Info k2_api_matrix_extract(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Matrix B,
+GrB_Info k2_bridge_matrix_extract(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *n, GrB_Matrix B,
                                k2_type t) {
   switch (t) {
     case K2_T_BOOL: return GrB_Matrix_extractTuples_BOOL(I, J, X, n, B);
@@ -97,7 +97,7 @@ static void k2_mxm_work_free(k2_mxm_work *w) {
 // indices s where any vector has an entry (W->x_list, *ns of them). O(nvals(B)), plus a sort
 // when GraphBLAS does not hand the entries over in index order (B held by column, or
 // transposed, or the K2_Matrix second).
-static GrB_Info k2_mxm_scatter(k2_workspace *W, const k2_api_call *call, GrB_Matrix B,
+static GrB_Info k2_mxm_scatter(k2_workspace *W, const k2_bridge_call *call, GrB_Matrix B,
                                GrB_Index bnv, k2_mxm_work *w, uint64_t *ns) {
   const k2_type t = call->c.type;
   const size_t ts = k2_type_size(t);
@@ -112,7 +112,7 @@ static GrB_Info k2_mxm_scatter(k2_workspace *W, const k2_api_call *call, GrB_Mat
   }
   GrB_Index got = bnv;
   // without values (a multiply that ignores x) the pattern only
-  GrB_Info info = k2_api_matrix_extract(w->I, w->J, w->V, &got, B, values ? t : K2_T_BOOL);
+  GrB_Info info = k2_bridge_matrix_extract(w->I, w->J, w->V, &got, B, values ? t : K2_T_BOOL);
   if (info != GrB_SUCCESS) K2_FAIL(info, "%s: reading the entries of B failed", call->fn);
   uint64_t m = 0;
   bool ascending = true;
@@ -140,7 +140,7 @@ static GrB_Info k2_mxm_scatter(k2_workspace *W, const k2_api_call *call, GrB_Mat
   return GrB_SUCCESS;
 }
 
-static void k2_mxm_unscatter(k2_workspace *W, const k2_api_call *call, const k2_mxm_work *w) {
+static void k2_mxm_unscatter(k2_workspace *W, const k2_bridge_call *call, const k2_mxm_work *w) {
   for (GrB_Index e = 0; e < w->nb; e++) {
     const GrB_Index r = call->tranB ? w->J[e] : w->I[e], q = call->tranB ? w->I[e] : w->J[e];
     const GrB_Index s = call->k2_first ? r : q, b = call->k2_first ? q : r;
@@ -149,7 +149,7 @@ static void k2_mxm_unscatter(k2_workspace *W, const k2_api_call *call, const k2_
 }
 
 // The mask as skip bytes in y's layout, *allowed = the (index, vector) pairs it lets through.
-static GrB_Info k2_mxm_skip(k2_workspace *W, const k2_api_call *call, GrB_Matrix M,
+static GrB_Info k2_mxm_skip(k2_workspace *W, const k2_bridge_call *call, GrB_Matrix M,
                             k2_mxm_work *w, const uint8_t **skip, uint64_t *allowed) {
   const GrB_Index batch = call->batch, ny = call->ylen * batch;
   const bool comp = call->comp, structure = call->structure, k2_first = call->k2_first;
@@ -186,7 +186,7 @@ static GrB_Info k2_mxm_skip(k2_workspace *W, const k2_api_call *call, GrB_Matrix
             (unsigned long long)mnv);
   }
   // a structural mask may have any type, user-defined ones included: its pattern only
-  if (structure && !k2_api_real_type(call->mtype)) {
+  if (structure && !k2_bridge_real_type(call->mtype)) {
     info = GrB_Matrix_extractTuples_UDT(I, J, NULL, &mnv, M);
   } else {
     info = GrB_Matrix_extractTuples_BOOL(I, J, V, &mnv, M);
@@ -238,7 +238,7 @@ static GrB_Info k2_mxm_skip(k2_workspace *W, const k2_api_call *call, GrB_Matrix
 // The listed output indices (W->y_list[0, k)) as the arrays of a hypersparse T (its vectors:
 // the rows of C for K2_mxm, the columns for K2_mxm_right; the entries: the batch's vectors),
 // without the masked-out pairs; W->y_present is all zero again, even on failure.
-static GrB_Info k2_mxm_compact(k2_workspace *W, const k2_api_call *call, uint64_t k,
+static GrB_Info k2_mxm_compact(k2_workspace *W, const k2_bridge_call *call, uint64_t k,
                                const uint8_t *skip, k2_mxm_work *w, uint64_t *nvec,
                                uint64_t *nvals) {
   const GrB_Index batch = call->batch;
@@ -280,7 +280,7 @@ static GrB_Info k2_mxm_compact(k2_workspace *W, const k2_api_call *call, uint64_
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_mxm_sparse(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp accum,
+GrB_Info k2_mxm_sparse(const k2_bridge_call *call, GrB_Matrix C, GrB_Matrix M, GrB_BinaryOp accum,
                        K2_Matrix A, GrB_Matrix B, GrB_Index bnv) {
   const char *fn = call->fn;
   const k2_semiring_class c = call->c;
@@ -379,7 +379,7 @@ GrB_Info k2_mxm_sparse(const k2_api_call *call, GrB_Matrix C, GrB_Matrix M, GrB_
   }
   if (!direct) {
     info = GrB_Matrix_apply(C, M, accum, k2_type_identity_op(c.type), w.T,
-                            k2_api_desc(call->replace, call->comp, call->structure));
+                            k2_bridge_desc(call->replace, call->comp, call->structure));
     if (info != GrB_SUCCESS) {
       const char *msg = NULL;
       GrB_Matrix_error(&msg, C);

@@ -54,7 +54,7 @@ static void k2_result_free(k2_result *R) {
 }
 
 // T into the GrB_Vector V (ownership of R's arrays moves into V on success).
-static GrB_Info k2_api_pack(GrB_Vector V, k2_result *R, size_t ts) {
+static GrB_Info k2_bridge_pack(GrB_Vector V, k2_result *R, size_t ts) {
   const GrB_Index n = R->n;
   if (R->indices != NULL) {
     return GxB_Vector_pack_CSC(V, &R->indices, &R->values, (R->nvals > 0 ? R->nvals : 1) * sizeof(GrB_Index),
@@ -153,7 +153,7 @@ static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64
 // w's values are taken out of it, updated where T has an entry and put back (O(1) moves and
 // one pass, where GraphBLAS's accumulation costs about 1 ms on 3 10^5 entries). *done false
 // when w is not such a vector (nothing changed then).
-static GrB_Info k2_api_accumulate_full(bool *done, GrB_Vector w, k2_type t, k2_monoid m, k2_result *R) {
+static GrB_Info k2_bridge_accumulate_full(bool *done, GrB_Vector w, k2_type t, k2_monoid m, k2_result *R) {
   *done = false;
   GrB_Index n = 0, nv = 0;
   if (GrB_Vector_size(&n, w) != GrB_SUCCESS || GrB_Vector_nvals(&nv, w) != GrB_SUCCESS || n == 0 ||
@@ -207,7 +207,7 @@ static GrB_Info k2_api_accumulate_full(bool *done, GrB_Vector w, k2_type t, k2_m
 // accumulator w is T itself; otherwise skip (or NULL), the mask's skip bytes with `allowed`
 // zeros, lets a dense T drop the excluded entries itself in that case, instead of a masked
 // GraphBLAS assignment (about 1 ms on 3 10^5 entries against tens of microseconds).
-static GrB_Info k2_api_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vector mask,
+static GrB_Info k2_bridge_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vector mask,
                                      GrB_BinaryOp accum, GrB_Type wtype, k2_type t, k2_result *R,
                                      bool replace, bool comp, bool structure, bool mask_applied,
                                      const uint8_t *skip, uint64_t allowed, const char *fn) {
@@ -226,7 +226,7 @@ static GrB_Info k2_api_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vect
   if (no_mask && accum != NULL && wtype == k2_type_grb(t)) {
     k2_monoid m = K2_MON_PLUS;
     bool done = false;
-    info = k2_semiring_accum_monoid(accum, t, &m) ? k2_api_accumulate_full(&done, w, t, m, R) : GrB_SUCCESS;
+    info = k2_semiring_accum_monoid(accum, t, &m) ? k2_bridge_accumulate_full(&done, w, t, m, R) : GrB_SUCCESS;
     if (info != GrB_SUCCESS || done) {
       k2_result_free(R);
       k2_profile_lap(pc, K2_PROFILE_APPLY);
@@ -235,7 +235,7 @@ static GrB_Info k2_api_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vect
     }
   }
   if (plain && (no_mask || (replace && mask_applied))) {
-    info = k2_api_pack(w, R, ts);
+    info = k2_bridge_pack(w, R, ts);
     k2_result_free(R);
     k2_profile_lap(pc, K2_PROFILE_PACK);
     if (info != GrB_SUCCESS) {
@@ -256,12 +256,12 @@ static GrB_Info k2_api_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_Vect
   }
   GrB_Vector T = NULL;
   info = GrB_Vector_new(&T, k2_type_grb(t), R->n);
-  if (info == GrB_SUCCESS) info = k2_api_pack(T, R, ts);
+  if (info == GrB_SUCCESS) info = k2_bridge_pack(T, R, ts);
   k2_result_free(R);
   k2_profile_lap(pc, K2_PROFILE_PACK);
   if (info == GrB_SUCCESS) {
     info = GrB_Vector_apply(w, mask, accum, k2_type_identity_op(t), T,
-                            k2_api_desc(replace, comp, structure));
+                            k2_bridge_desc(replace, comp, structure));
     k2_profile_lap(pc, K2_PROFILE_APPLY);
     if (info != GrB_SUCCESS) {
       const char *msg = "";
@@ -293,7 +293,7 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   GrB_Type ztype = NULL;
   bool temporary = false;
   const char *msg = NULL;
-  GrB_Info info = k2_api_grb(&G, &temporary, A, k2_semiring_positional(s));
+  GrB_Info info = k2_bridge_grb(&G, &temporary, A, k2_semiring_positional(s));
   if (info != GrB_SUCCESS) return info;
   info = GxB_Semiring_multiply(&mult, s);
   if (info == GrB_SUCCESS) info = GxB_BinaryOp_ztype(&ztype, mult);
@@ -308,7 +308,7 @@ static GrB_Info k2_fallback_vector(const char *fn, GrB_Vector w, GrB_Vector mask
   }
   if (temporary) GrB_Matrix_free(&G);
   if (info == GrB_SUCCESS) {
-    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, wn, k2_api_desc(replace, comp, structure));
+    info = GrB_Vector_assign(w, mask, accum, T, GrB_ALL, wn, k2_bridge_desc(replace, comp, structure));
     if (info != GrB_SUCCESS) GrB_Vector_error(&msg, w);
   }
   k2_api_set_path(K2_PATH_FALLBACK);
@@ -349,7 +349,7 @@ static void k2_fill_by_degree(void *y, k2_type t, const int64_t *deg, uint64_t n
   }
 }
 
-// The product with dense arrays (u's own where they serve, see k2_api_vector_dense) into a
+// The product with dense arrays (u's own where they serve, see k2_bridge_vector_dense) into a
 // bitmap or full result R. *how: "the cached degrees" when they gave the answer.
 static GrB_Info k2_product_dense(k2_profile_call *pc, k2_product *P, k2_result *R,
                                  K2_Engine *ran, const char **how, K2_Matrix A, GrB_Vector u,
@@ -358,7 +358,7 @@ static GrB_Info k2_product_dense(k2_profile_call *pc, k2_product *P, k2_result *
   void *x = NULL, *y = NULL;
   uint8_t *xp = NULL, *yp = NULL;
   bool borrowed = false;  // x, xp are u's own arrays (read in place, never freed here)
-  GrB_Info info = k2_api_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
+  GrB_Info info = k2_bridge_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
   k2_profile_lap(pc, K2_PROFILE_INPUT);
   if (info != GrB_SUCCESS) return info;
   // Every u(j) present: T's structure is A's row (column) occupancy, known in advance, so the
@@ -438,13 +438,13 @@ static GrB_Info k2_product_sparse(k2_profile_call *pc, k2_product *P, k2_result 
   bool borrowed = false;
   uint64_t nx = 0;
   if (sparse_in) {
-    info = k2_api_vector_scatter(W, u, t, reads_vec, &nx);
+    info = k2_bridge_vector_scatter(W, u, t, reads_vec, &nx);
     P->x = W->x;
     P->x_present = W->x_present;
     P->x_list = W->x_list;
     P->x_count = nx;
   } else {
-    info = k2_api_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
+    info = k2_bridge_vector_dense(&x, &xp, &borrowed, u, t, reads_vec);
     P->x = x;
     P->x_present = xp;
   }
@@ -460,7 +460,7 @@ static GrB_Info k2_product_sparse(k2_profile_call *pc, k2_product *P, k2_result 
     k2_profile_dispatched(pc);
   }
   if (sparse_in) {
-    k2_api_vector_unscatter(W, nx);
+    k2_bridge_vector_unscatter(W, nx);
   } else if (!borrowed) {
     free(x);
     free(xp);
@@ -471,7 +471,7 @@ static GrB_Info k2_product_sparse(k2_profile_call *pc, k2_product *P, k2_result 
     return info;
   }
   if (ny != K2_Y_DENSE) {
-    info = k2_api_result_compact(W, ny, P->y_skip, t, &R->indices, &R->values, &R->nvals);
+    info = k2_bridge_result_compact(W, ny, P->y_skip, t, &R->indices, &R->values, &R->nvals);
     k2_profile_lap(pc, K2_PROFILE_PACK);
     return info;
   }
@@ -496,7 +496,7 @@ static GrB_Info k2_product_vector(k2_profile_call *pc, const char *fn, GrB_Vecto
   if (u == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: u is NULL", fn);
   GrB_Info info;
   GrB_Index wn = 0, un = 0, mn = 0;
-  k2_api_call call = {.fn = fn, .vectors = true, .k2_first = !vxm, .has_mask = mask != NULL};
+  k2_bridge_call call = {.fn = fn, .vectors = true, .k2_first = !vxm, .has_mask = mask != NULL};
   if ((info = GrB_Vector_size(&wn, w)) != GrB_SUCCESS || (info = GxB_Vector_type(&call.ctype, w)) != GrB_SUCCESS) {
     K2_FAIL(info, "%s: w is not a valid GrB_Vector", fn);
   }
@@ -513,15 +513,15 @@ static GrB_Info k2_product_vector(k2_profile_call *pc, const char *fn, GrB_Vecto
   call.bcols = vxm ? un : 1;
   call.mrows = mn;
   call.mcols = 1;
-  if ((info = k2_api_call_check(&call, accum, s, A, desc)) != GrB_SUCCESS) return info;
-  if (call.empty) return k2_api_call_empty(&call, (GrB_Matrix)w, (GrB_Matrix)mask, accum, s, A, desc);
+  if ((info = k2_bridge_call_check(&call, accum, s, A, desc)) != GrB_SUCCESS) return info;
+  if (call.empty) return k2_bridge_call_empty(&call, (GrB_Matrix)w, (GrB_Matrix)mask, accum, s, A, desc);
   const bool left = call.left, replace = call.replace, comp = call.comp, structure = call.structure;
   const k2_semiring_class c = call.c;
 
   // Everything GraphBLAS would reject for its domains, and every unusual type, goes to
   // SuiteSparse, which then answers exactly as GraphBLAS does.
   char whybuf[300];
-  const char *why = k2_api_call_fallback(&call, NULL, whybuf, sizeof whybuf);
+  const char *why = k2_bridge_call_fallback(&call, NULL, whybuf, sizeof whybuf);
   if (why != NULL) {
     k2_profile_lap(pc, K2_PROFILE_VALIDATE);
     info = k2_fallback_vector(fn, w, mask, accum, s, A, u, wn, call.tranA, replace, comp,
@@ -552,8 +552,8 @@ static GrB_Info k2_product_vector(k2_profile_call *pc, const char *fn, GrB_Vecto
       if (skip_own == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: out of memory (%llu entries)", fn, (unsigned long long)wn);
       memset(skip_own, 1, wn);
       allowed = 0;
-    } else if (!k2_api_skip_borrow(&skip, &allowed, mask, wn, comp, structure)) {
-      if ((info = k2_api_skip_from_mask(&skip_own, &allowed, mask, wn, comp, structure)) != GrB_SUCCESS) return info;
+    } else if (!k2_bridge_skip_borrow(&skip, &allowed, mask, wn, comp, structure)) {
+      if ((info = k2_bridge_skip_from_mask(&skip_own, &allowed, mask, wn, comp, structure)) != GrB_SUCCESS) return info;
     }
     if (skip_own != NULL) skip = skip_own;
     P.y_skip = skip;
@@ -582,7 +582,7 @@ static GrB_Info k2_product_vector(k2_profile_call *pc, const char *fn, GrB_Vecto
   const bool mask_applied = R.indices != NULL;
   const GrB_Index tn = R.indices != NULL ? R.nvals : K2_NVALS_UNKNOWN;
   // the skip bytes are read before w is written (w may be the mask that lends them)
-  info = k2_api_finish_vector(pc, w, mask, accum, wt, c.type, &R, replace, comp, structure,
+  info = k2_bridge_finish_vector(pc, w, mask, accum, wt, c.type, &R, replace, comp, structure,
                               mask_applied, skip, allowed, fn);
   free(skip_own);
   if (info != GrB_SUCCESS) return info;
@@ -619,7 +619,7 @@ GrB_Info K2_mxv(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
   k2_profile_call pc;
   k2_profile_begin(&pc);
   k2_error_clear();
-  GrB_Info info = k2_api_done("K2_mxv", k2_product_vector(&pc, "K2_mxv", w, mask, accum,
+  GrB_Info info = k2_bridge_done("K2_mxv", k2_product_vector(&pc, "K2_mxv", w, mask, accum,
                                                           semiring, A, u, desc, false));
   k2_profile_end(&pc);
   return info;
@@ -631,7 +631,7 @@ GrB_Info K2_vxm(GrB_Vector w, const GrB_Vector mask, const GrB_BinaryOp accum,
   k2_profile_call pc;
   k2_profile_begin(&pc);
   k2_error_clear();
-  GrB_Info info = k2_api_done("K2_vxm", k2_product_vector(&pc, "K2_vxm", w, mask, accum,
+  GrB_Info info = k2_bridge_done("K2_vxm", k2_product_vector(&pc, "K2_vxm", w, mask, accum,
                                                           semiring, A, u, desc, true));
   k2_profile_end(&pc);
   return info;

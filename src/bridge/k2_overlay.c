@@ -21,7 +21,7 @@ static GrB_Info k2_tuples(GrB_Index *I, GrB_Index *J, void *X, GrB_Index *nvals,
   GrB_Info info = K2_Matrix_extractTuples(I, J, nvals, A);
   if (info != GrB_SUCCESS || X == NULL) return info;
   unsigned char v[16];
-  if ((info = k2_api_cast_weight(v, type, A->weight)) != GrB_SUCCESS) {
+  if ((info = k2_bridge_cast_weight(v, type, A->weight)) != GrB_SUCCESS) {
     K2_MATRIX_FAIL(A, info, "extractTuples: the edge weight cannot be cast to X's type");
   }
   for (GrB_Index k = 0; k < *nvals; k++) memcpy((char *)X + k * size, v, size);
@@ -49,7 +49,7 @@ static GrB_Info k2_element(void *x, K2_Matrix A, GrB_Index i, GrB_Index j, GrB_T
   GrB_Info info = K2_Matrix_isEntry(&present, A, i, j);
   if (info != GrB_SUCCESS) return info;
   if (!present) return GrB_NO_VALUE;
-  return k2_api_cast_weight(x, type, A->weight);
+  return k2_bridge_cast_weight(x, type, A->weight);
 }
 
 #define K2_DEF_ELEMENT(T, ctype)                                                                  \
@@ -141,13 +141,13 @@ static GrB_Info k2_reduce_monoid(GrB_Vector w, const GrB_Vector mask, const GrB_
   if (first == NULL) {
     GrB_Matrix G = NULL;
     bool temporary = false;
-    if ((info = k2_api_grb(&G, &temporary, A, false)) != GrB_SUCCESS) return info;
+    if ((info = k2_bridge_grb(&G, &temporary, A, false)) != GrB_SUCCESS) return info;
     info = GrB_Matrix_reduce_Monoid(w, mask, accum, monoid, G, desc);
     if (temporary) GrB_Matrix_free(&G);
     return info;
   }
   bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
+  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
     return info;
   }
   GrB_Index n = 0;
@@ -167,7 +167,7 @@ GrB_Info K2_Matrix_reduce_Monoid(GrB_Vector w, const GrB_Vector mask, const GrB_
                                  const GrB_Monoid monoid, const K2_Matrix A,
                                  const GrB_Descriptor desc) {
   k2_error_clear();
-  return k2_api_done("GrB_reduce", k2_reduce_monoid(w, mask, accum, monoid, A, desc));
+  return k2_bridge_done("GrB_reduce", k2_reduce_monoid(w, mask, accum, monoid, A, desc));
 }
 
 #define K2_WITH_GRB(A, call)                                       \
@@ -176,11 +176,11 @@ GrB_Info K2_Matrix_reduce_Monoid(GrB_Vector w, const GrB_Vector mask, const GrB_
     bool temporary = false;                                        \
     k2_error_clear();                                              \
     GrB_Info info_ = k2_matrix_check(A, "GrB_reduce");             \
-    if (info_ == GrB_SUCCESS) info_ = k2_api_grb(&G, &temporary, A, false); \
+    if (info_ == GrB_SUCCESS) info_ = k2_bridge_grb(&G, &temporary, A, false); \
     if (info_ != GrB_SUCCESS) return info_;                        \
     info_ = (call);                                                \
     if (temporary) GrB_Matrix_free(&G);                            \
-    return k2_api_done("GrB_reduce", info_);                    \
+    return k2_bridge_done("GrB_reduce", info_);                    \
   } while (0)
 
 GrB_Info K2_Matrix_reduce_BinaryOp(GrB_Vector w, const GrB_Vector mask,
@@ -233,7 +233,7 @@ static GrB_Info k2_transpose_into(K2_Matrix C, const GrB_Matrix Mask, const GrB_
             "(use K2_Matrix_getGrB and GraphBLAS)");
   }
   bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_api_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
+  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) {
     return info;
   }
   GrB_Index cr, cc;

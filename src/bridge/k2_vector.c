@@ -7,13 +7,13 @@
 #include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
 
-bool k2_api_real_type(GrB_Type t) {
+bool k2_bridge_real_type(GrB_Type t) {
   return t == GrB_BOOL || t == GrB_INT8 || t == GrB_INT16 || t == GrB_INT32 || t == GrB_INT64 ||
          t == GrB_UINT8 || t == GrB_UINT16 || t == GrB_UINT32 || t == GrB_UINT64 ||
          t == GrB_FP32 || t == GrB_FP64;
 }
 
-GrB_Info k2_api_vector_from_bitmap(GrB_Vector *w, k2_type t, GrB_Index n, void **values,
+GrB_Info k2_bridge_vector_from_bitmap(GrB_Vector *w, k2_type t, GrB_Index n, void **values,
                                    uint8_t **present, GrB_Index nvals) {
   *w = NULL;
   if (nvals == UINT64_MAX) nvals = k2_flags_count(*present, n);
@@ -30,7 +30,7 @@ GrB_Info k2_api_vector_from_bitmap(GrB_Vector *w, k2_type t, GrB_Index n, void *
   return GrB_SUCCESS;
 }
 
-GrB_Descriptor k2_api_desc(bool replace, bool comp, bool structure) {
+GrB_Descriptor k2_bridge_desc(bool replace, bool comp, bool structure) {
   if (!replace) {
     if (comp) return structure ? GrB_DESC_SC : GrB_DESC_C;
     return structure ? GrB_DESC_S : NULL;
@@ -39,7 +39,7 @@ GrB_Descriptor k2_api_desc(bool replace, bool comp, bool structure) {
   return structure ? GrB_DESC_RS : GrB_DESC_R;
 }
 
-GrB_Info k2_api_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
+GrB_Info k2_bridge_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool structure,
                              bool tran0, bool tran1) {
   GrB_Info info = GrB_Descriptor_new(d);
   if (info == GrB_SUCCESS && replace) info = GrB_Descriptor_set(*d, GrB_OUTP, GrB_REPLACE);
@@ -55,7 +55,7 @@ GrB_Info k2_api_desc_full(GrB_Descriptor *d, bool replace, bool comp, bool struc
   return GrB_SUCCESS;
 }
 
-GrB_Info k2_api_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
+GrB_Info k2_bridge_desc_read(GrB_Descriptor desc, bool *replace, bool *comp, bool *structure,
                              bool *tran0, bool *tran1) {
   *replace = *comp = *structure = *tran0 = *tran1 = false;
   if (desc == NULL) return GrB_SUCCESS;
@@ -127,7 +127,7 @@ static bool k2_vector_borrow(const void **x, const uint8_t **present, GrB_Vector
   return true;
 }
 
-GrB_Info k2_api_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
+GrB_Info k2_bridge_vector_dense(void **x, uint8_t **present, bool *borrowed, GrB_Vector u,
                                 k2_type t, bool values) {
   *x = NULL;
   *present = NULL;
@@ -183,7 +183,7 @@ oom:
   K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory reading a vector of %llu entries", (unsigned long long)n);
 }
 
-GrB_Info k2_api_skip_from_mask(uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
+GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
                                bool comp, bool structure) {
   *skip = NULL;
   *allowed = 0;
@@ -201,7 +201,7 @@ GrB_Info k2_api_skip_from_mask(uint8_t **skip, uint64_t *allowed, GrB_Vector mas
   // a structural mask may have any type, user-defined ones included: read its pattern only
   GrB_Type mt = NULL;
   K2_TRY(GxB_Vector_type(&mt, mask));
-  if (structure && !k2_api_real_type(mt)) {
+  if (structure && !k2_bridge_real_type(mt)) {
     K2_TRY(GrB_Vector_extractTuples_UDT(I, NULL, &nv, mask));
   } else {
     K2_TRY(GrB_Vector_extractTuples_BOOL(I, X, &nv, mask));
@@ -228,7 +228,7 @@ static int k2_cmp_index(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-GrB_Info k2_api_vector_scatter(k2_workspace *W, GrB_Vector u, k2_type t, bool values,
+GrB_Info k2_bridge_vector_scatter(k2_workspace *W, GrB_Vector u, k2_type t, bool values,
                                uint64_t *count) {
   *count = 0;
   GrB_Index nv = W->x_cap;
@@ -250,11 +250,11 @@ GrB_Info k2_api_vector_scatter(k2_workspace *W, GrB_Vector u, k2_type t, bool va
   return GrB_SUCCESS;
 }
 
-void k2_api_vector_unscatter(k2_workspace *W, uint64_t count) {
+void k2_bridge_vector_unscatter(k2_workspace *W, uint64_t count) {
   for (uint64_t k = 0; k < count; k++) W->x_present[W->x_list[k]] = 0;
 }
 
-bool k2_api_skip_borrow(const uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
+bool k2_bridge_skip_borrow(const uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,
                         bool comp, bool structure) {
   // a complemented structural mask skips exactly its entries: a bitmap's presence bytes
   if (!comp || !structure) return false;
@@ -269,7 +269,7 @@ bool k2_api_skip_borrow(const uint8_t **skip, uint64_t *allowed, GrB_Vector mask
   return true;
 }
 
-GrB_Info k2_api_result_compact(k2_workspace *W, uint64_t k, const uint8_t *skip, k2_type t,
+GrB_Info k2_bridge_result_compact(k2_workspace *W, uint64_t k, const uint8_t *skip, k2_type t,
                                GrB_Index **I, void **X, uint64_t *nvals) {
   const size_t ts = k2_type_size(t);
   GrB_Index *ii = malloc((k > 0 ? k : 1) * sizeof(GrB_Index));

@@ -1,4 +1,4 @@
-// test_vector_bitmap.c: k2_api_vector_from_bitmap, the O(1) hand-over of a dense image (values
+// test_vector_bitmap.c: k2_bridge_vector_from_bitmap, the O(1) hand-over of a dense image (values
 // plus presence bytes) to a new GrB_Vector that device vectors are exported with: every type,
 // the count given or counted, values at absent entries never read, the arrays taken.
 // SPDX-License-Identifier: Apache-2.0
@@ -34,7 +34,7 @@ static void check_type(k2_type t, GrB_Index n, bool give_count, unsigned seed) {
   GrB_Vector w = NULL;
   void *X = values;
   uint8_t *B = present;
-  K2_ASSERT_OK(k2_api_vector_from_bitmap(&w, t, n, &X, &B, give_count ? nvals : UINT64_MAX));
+  K2_ASSERT_OK(k2_bridge_vector_from_bitmap(&w, t, n, &X, &B, give_count ? nvals : UINT64_MAX));
   assert_null(X);  // taken by the vector
   assert_null(B);
   GrB_Index got = 0, size = 0;
