@@ -225,15 +225,24 @@ static void assert_same_vector(GrB_Vector a, GrB_Vector b, bool values, const ch
   free(xb);
 }
 
+// Under AddressSanitizer the web graphs' products (3 million edges, the reference engine among
+// them) take minutes per semiring: there they run PLUS_TIMES_FP64 alone, other builds all three.
+#if defined(__SANITIZE_ADDRESS__)
+#define K2_WEB_SEMIRINGS_ONE true
+#else
+#define K2_WEB_SEMIRINGS_ONE false
+#endif
+
 static void compare_products(K2_Matrix P, K2_Matrix C, const char *name, bool all_semirings) {
   const K2_Engine engines[2] = {K2_ENGINE_REFERENCE, K2_ENGINE_OPENMP};
   GrB_Index nr, nc;
   K2_ASSERT_OK(K2_Matrix_nrows(&nr, P));
   K2_ASSERT_OK(K2_Matrix_ncols(&nc, P));
   for (int si = 0; si < n_sr; si++) {
-    if (!all_semirings && strcmp(SR[si].name, "PLUS_TIMES_FP64") != 0 &&
-        strcmp(SR[si].name, "MIN_PLUS_INT64") != 0 && strcmp(SR[si].name, "LOR_LAND_BOOL") != 0)
-      continue;
+    const bool plus_times = strcmp(SR[si].name, "PLUS_TIMES_FP64") == 0;
+    const bool web_three = !K2_WEB_SEMIRINGS_ONE && (strcmp(SR[si].name, "MIN_PLUS_INT64") == 0 ||
+                                                     strcmp(SR[si].name, "LOR_LAND_BOOL") == 0);
+    if (!all_semirings && !plus_times && !web_three) continue;
     for (int dir = 0; dir < 3; dir++)
       for (int dense = 0; dense < 2; dense++) {
         GrB_Vector u = make_u(SR[si].type, dir == 0 ? nc : nr, dense);
@@ -391,8 +400,14 @@ static void test_corrupt(void **state) {
                (unsigned long long)deltas[d]);
       expect_refused(b, size, true, what);
     }
-  // single bits everywhere else (codes, continuation bits, samples, vocabulary, padding)
-  for (int k = 0; k < 3000; k++) {
+  // single bits everywhere else (codes, continuation bits, samples, vocabulary, padding); a load
+  // and check of the image takes 80 ms under AddressSanitizer, whose build flips fewer
+#if defined(__SANITIZE_ADDRESS__)
+  const int flips = 400;
+#else
+  const int flips = 3000;
+#endif
+  for (int k = 0; k < flips; k++) {
     memcpy(b, good, size);
     uint64_t w = 3 + L_levels + k2_rng_below(&rng, words - 3 - L_levels);
     if (k < 64) w = words - 1 - (uint64_t)k % 8;  // the tail: padding
