@@ -1,8 +1,11 @@
 // k2_bfs_device.c: BFS with every vector on the GPU (K2_DeviceVector, include/k2grb/device.h).
 // SPDX-License-Identifier: Apache-2.0
 //
-// The steps of k2_bfs.inc (LAGraph's push/pull BFS: the same products, masks, semirings and
-// switch), each on the device: the frontier, the visited set, levels, parents and degrees never
+// With the push/pull choice left to the library (K2_BFS_AUTO): K2_Device_bfs, the whole search in
+// one call, each level one traversal that the engine prunes by the frontier or by the unvisited
+// vertices as the counts say. Otherwise, or where that call declines (row blocks): the steps of
+// k2_bfs.inc (LAGraph's push/pull BFS: the same products, masks, semirings and switch), each on
+// the device: the frontier, the visited set, levels, parents and degrees never
 // leave it. Per level the host learns the frontier's size (returned by the product) and, until
 // the first pull, the edges leaving the frontier; the results come back once at the end.
 #include "k2_alg_internal.h"
@@ -32,6 +35,24 @@ GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Gr
   const bool compute_level = (level != NULL), compute_parent = (parent != NULL);
   const bool wide = n > INT32_MAX;
   GrB_Type int_type = wide ? GrB_INT64 : GrB_INT32;
+  if (mode == K2_BFS_AUTO) {  // the whole search in one call, the direction the engine's own choice
+    K2A_STEP("running the BFS on the device");
+    if (compute_level) K2A_TRY(K2_DeviceVector_new(&v, int_type, n));
+    if (compute_parent) K2A_TRY(K2_DeviceVector_new(&pi, int_type, n));
+    GrB_Info info = K2_Device_bfs(v, pi, A, src, GrB_DESC_T0);
+    if (info == GrB_SUCCESS) {
+      K2A_STEP("copying the results from the device");
+      if (compute_level) K2A_TRY(K2_DeviceVector_export(&lev, v));
+      if (compute_parent) K2A_TRY(K2_DeviceVector_export(parent, pi));
+      if (compute_level) *level = lev;
+      lev = NULL;
+      K2A_FREE_ALL;
+      return GrB_SUCCESS;
+    }
+    if (info != GrB_NOT_IMPLEMENTED) K2A_TRY(info);
+    K2_DeviceVector_free(&v);  // declined (row blocks): the steps below, one product per level
+    K2_DeviceVector_free(&pi);
+  }
   GrB_Semiring semiring;
   K2A_STEP("creating the frontier and the result vectors on the device");
   if (compute_parent) {

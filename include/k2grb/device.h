@@ -176,6 +176,18 @@ GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_
 GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
                              const GrB_Descriptor desc);
 
+// A BFS from one vertex, whole on the device (LAGraph's BFS: levels and parents): level(i) = the
+// number of edges on a shortest path from source to i, parent(i) = the vertex before i on one
+// such path (any of them: results are valid, not unique), parent(source) = source; absent where
+// source does not reach i. Either result may be NULL (not both); each is a plain INT32 or INT64
+// vector of A's size. With GrB_INP0 transposed (GrB_DESC_T0) the paths follow A's out-edges,
+// otherwise its in-edges. Per level one traversal of the tree, pruned by the frontier, by the
+// vertices not yet reached, or both where that costs less, and one wait. The results are written
+// in place: unchanged by an argument error, a decline (GrB_NOT_IMPLEMENTED: no device, the row-
+// block configuration) or a lack of device memory, left empty by a device fault during the run.
+GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
+                       const GrB_Descriptor desc);
+
 // PageRank's iterations whole on the device (LAGraph's model: LAGr_PageRank; with sinks NULL,
 // GAP's): rank (FP32, n) starts at 1/n and each iteration sets t = rank and
 //   rank = teleport + (t ./ d)' A,  teleport = (1 - damping)/n + damping/n * sum of t over sinks,

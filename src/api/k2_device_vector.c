@@ -766,6 +766,70 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
   return GrB_SUCCESS;
 }
 
+// A BFS result vector: NULL, or a plain INT32/INT64 vector of A's size; *bytes its entry size.
+static GrB_Info k2_dvec_bfs_result(const struct K2_DeviceVector_opaque *v, GrB_Index n, const char *fn,
+                                   const char *name, uint32_t *bytes) {
+  *bytes = 0;
+  if (v == NULL) return GrB_SUCCESS;
+  K2_DVEC_CHECK(v, fn, name);
+  if (v->type != K2_T_INT32 && v->type != K2_T_INT64)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: %s must be INT32 or INT64, not %s", fn, name, k2_type_name(v->type));
+  if (v->width != 1 || v->n != n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: %s must be a plain vector of A's size %llu", fn, name, (unsigned long long)n);
+  if (v->type == K2_T_INT32 && n > INT32_MAX)
+    K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: %s is INT32, A has %llu vertices (INT64 holds them)", fn, name,
+            (unsigned long long)n);
+  *bytes = v->type == K2_T_INT64 ? 8 : 4;
+  return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
+                       const GrB_Descriptor desc) {
+  const char *fn = "K2_Device_bfs";
+  k2_error_clear();
+  k2_api_set_path(K2_PATH_NONE);
+  if (level == NULL && parent == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: level and parent are both NULL", fn);
+  GrB_Info info = k2_api_check_matrix(A, fn);
+  if (info != GrB_SUCCESS) return info;
+  bool replace, comp, structure, tran0, tran1;
+  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
+  const GrB_Index n = A->tree.nrows;
+  if (A->tree.ncols != n)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: A is %llu x %llu, not square", fn, (unsigned long long)n,
+            (unsigned long long)A->tree.ncols);
+  uint32_t lbytes = 0, pbytes = 0;
+  if ((info = k2_dvec_bfs_result(level, n, fn, "level", &lbytes)) != GrB_SUCCESS) return info;
+  if ((info = k2_dvec_bfs_result(parent, n, fn, "parent", &pbytes)) != GrB_SUCCESS) return info;
+  if (level != NULL && level == parent) K2_FAIL(GrB_INVALID_VALUE, "%s: level and parent are one vector", fn);
+  if (source >= n)
+    K2_FAIL(GrB_INVALID_INDEX, "%s: source %llu is not a vertex of A (0 .. %llu)", fn, (unsigned long long)source,
+            (unsigned long long)n - 1);
+  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
+  void *device = NULL;
+  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
+  k2_view view;
+  k2_tree_view(&view, &A->tree, A->weight);
+  // written in place: the engine allocates before its first write, so only a device fault can
+  // leave the results half-written, and then they are marked empty
+  uint64_t reached = 0;
+  int rc = k2_cuda_bfs_one(&view, device, tran0, source, level ? k2_dvec_values(level) : NULL,
+                           level ? k2_dvec_present(level) : NULL, lbytes, parent ? k2_dvec_values(parent) : NULL,
+                           parent ? k2_dvec_present(parent) : NULL, pbytes, &reached);
+  if (rc != 0 && reached != K2_CUDA_NVALS_UNKNOWN) {  // the engine emptied what it had written
+    if (level != NULL) level->nvals = 0, level->nvals_known = true;
+    if (parent != NULL) parent->nvals = 0, parent->nvals_known = true;
+  }
+  if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  if (level != NULL) level->nvals = reached, level->nvals_known = true;
+  if (parent != NULL) parent->nvals = reached, parent->nvals_known = true;
+  k2_api_set_path(K2_PATH_NATIVE_GPU);
+  k2_dispatch_set_last(K2_ENGINE_CUDA);
+  if (k2_api_burble())
+    k2_api_say(fn, K2_PATH_NATIVE_GPU, "from %llu along the %s-edges: %llu vertices reached", (unsigned long long)source,
+               tran0 ? "out" : "in", (unsigned long long)reached);
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_Device_pagerank(K2_DeviceVector rank, K2_Matrix A, const K2_DeviceVector d, const K2_DeviceVector sinks,
                             float damping, float tol, int itermax, int *iters, float *rdiff) {
   const char *fn = "K2_Device_pagerank";

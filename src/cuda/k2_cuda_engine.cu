@@ -1,4 +1,4 @@
-// k2_cuda_engine.cu: residency, the workspace, CUDA graphs and the product entry.
+// k2_cuda_engine.cu: residency, the workspace, CUDA graphs and the product entries.
 // SPDX-License-Identifier: Apache-2.0
 //
 // A product starts at the top level (codes expanded on the host, resident with the matrix) or,
@@ -20,23 +20,14 @@
 #include <new>
 #include <vector>
 
-#include "cuda/k2_cuda_internal.cuh"
+#include "cuda/k2_cuda_engine.cuh"
 #include "engine/k2_values.h"
 #include "cuda/k2_cuda_plan.cuh"
 #include "matrix/k2_rows.h"
 #include "util/k2_clock.h"
 #include "util/k2_copy.h"
 
-extern "C" {
-// Defined by the core (src/matrix); frees the device copy of a matrix that is freed or changes.
-}
-
 namespace k2cu {
-namespace {
-
-constexpr int kGrbOutOfMemory = -102;
-constexpr int kGrbPanic = -101;
-constexpr int kGrbInvalidValue = -3;
 
 // ---- engine-wide state ------------------------------------------------------------------------
 
@@ -71,11 +62,6 @@ int cuda_fail(cudaError_t e, const char *what) {
   return fail(kGrbPanic, "CUDA engine: %s failed: %s (%s)", what, cudaGetErrorString(e),
               cudaGetErrorName(e));
 }
-#define K2CU_TRY(what, call)                                          \
-  do {                                                                \
-    cudaError_t k2cu_e_ = (call);                                     \
-    if (k2cu_e_ != cudaSuccess) return cuda_fail(k2cu_e_, (what));    \
-  } while (0)
 
 cudaError_t dev_alloc(void **p, uint64_t bytes) {
   *p = nullptr;
@@ -117,52 +103,6 @@ bool ensure_init() {
   return true;
 }
 
-// What a recorded graph was recorded for. Compared with memcmp, so it is zeroed (padding too)
-// before its fields are set.
-struct GraphKey {
-  uint64_t ws_gen, plan_id;
-  const void *scratch;
-  int type, mon;
-  VecArgs v;
-  bool operator==(const GraphKey &o) const { return memcmp(this, &o, sizeof *this) == 0; }
-};
-
-// What a recorded product of a Boolean batch as words of bits depends on: every pointer and
-// setting its launches read. An algorithm alternates between a few (a result and its spare), so
-// each matrix keeps the last kBitsGraphs of them.
-struct BitsKey {
-  uint64_t ws_gen, plan_id;
-  const void *ws, *counter, *x, *xp, *y, *yp, *mp, *mv;
-  uint64_t n_in, n_out;
-  int mtype, mode;
-  uint32_t batch;
-  bool masked, structural, complement, left;
-  bool operator==(const BitsKey &o) const { return memcmp(this, &o, sizeof *this) == 0; }
-};
-constexpr size_t kBitsGraphs = 4;
-
-struct DevMatrix {
-  int config;
-  uint64_t nrows, ncols;
-  uint64_t n_internal, n_leaves;
-  uint32_t levels, leaf_log, leaf_bits, dir_log, top_level;
-  std::vector<uint64_t> level_start;
-  void *mem = nullptr;
-  uint64_t mem_bytes = 0;
-  const uint64_t *sig = nullptr, *leaves = nullptr, *dir = nullptr, *top = nullptr,
-                 *bottom = nullptr;
-  const uint16_t *dir_lo = nullptr;  // a compact directory's offsets (k2_view.h)
-  // ROWS: the blocks of the last internal level (row, column, pattern), nothing else
-  uint64_t n_blocks = 0;
-  const uint32_t *brow = nullptr, *bcol = nullptr;
-  const uint16_t *bpat = nullptr;
-  Plan plans[2];  // [scan]
-  uint64_t plan_id[2] = {0, 0};
-  cudaGraphExec_t graph = nullptr;
-  GraphKey graph_key;
-  // recorded products of Boolean batches as words of bits (BitsKey), the most recent last
-  std::vector<std::pair<struct BitsKey, cudaGraphExec_t>> bits_graphs;
-};
 uint64_t g_plan_ids = 0;
 
 uint64_t bottom_count(const k2_view *A) {
@@ -556,7 +496,7 @@ int init_outputs(const k2_product *P, uint64_t out_len, cudaStream_t s) {
 // With bits (a batch as words of bits, BitsArgs), the leaves update those words, which the
 // caller cleared, instead of y.
 int enqueue(const DevMatrix *m, const Plan *plan, const k2_product *P, char *scratch,
-            cudaStream_t s, const BitsArgs *bits = nullptr) {
+            cudaStream_t s, const BitsArgs *bits) {
   const uint64_t out_len = (P->left ? m->ncols : m->nrows) * P->batch;
   if (bits == nullptr) {
     int rc = init_outputs(P, out_len, s);
@@ -628,31 +568,13 @@ int run(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product *P, c
   key.type = P->type;
   key.mon = P->monoid;
   vec_args_fill(&key.v, P);  // field by field: the zeroed padding stays zero
-  if (m->graph == nullptr || !(m->graph_key == key)) {
-    if (m->graph != nullptr) {
-      cudaGraphExecDestroy(m->graph);
-      m->graph = nullptr;
-    }
-    K2CU_TRY("recording the product as a graph",
-             cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    int rc = enqueue(m, plan, P, scratch, s);
-    cudaGraph_t graph = nullptr;
-    cudaError_t e = cudaStreamEndCapture(s, &graph);
-    if (rc != 0) {
-      if (graph != nullptr) cudaGraphDestroy(graph);
-      return rc;
-    }
-    if (e != cudaSuccess) return cuda_fail(e, "recording the product as a graph");
-    e = cudaGraphInstantiate(&m->graph, graph, 0);
-    cudaGraphDestroy(graph);
-    if (e != cudaSuccess) {
-      m->graph = nullptr;
-      return cuda_fail(e, "preparing the recorded product");
-    }
-    m->graph_key = key;
+  if (m->graph != nullptr && !(m->graph_key == key)) {
+    cudaGraphExecDestroy(m->graph);
+    m->graph = nullptr;
   }
-  K2CU_TRY("launching the recorded product", cudaGraphLaunch(m->graph, s));
-  return 0;
+  m->graph_key = key;
+  return record_and_launch(&m->graph, s, "recording and launching the product",
+                           [&]() { return enqueue(m, plan, P, scratch, s); });
 }
 
 bool check_product(const k2_view *A, const k2_product *P) {
@@ -672,6 +594,8 @@ void host_identity(const k2_view *A, const k2_product *P) {
 
 // ---- sparse products: lists in and out, the pruned traversal ---------------------------------
 
+uint64_t g_frontier_max = kFrontierMax;
+
 // Cost model of a single-vector product on the device, in microseconds: the full traversal
 // replays its plan (a launch per step) and streams every node; the pruned one launches once per
 // level below the top and once for each summary, and visits what the lists leave, each node
@@ -679,27 +603,6 @@ void host_identity(const k2_view *A, const k2_product *P) {
 constexpr double kLaunchUs = 2.5;
 constexpr double kFullNodeUs = 1.0e-5;
 constexpr double kPrunedNodeUs = 1.0e-4;
-// The frontier buffers hold at most this many nodes per level (a level that holds more is
-// counted, not written, and the product runs again with the full traversal).
-constexpr uint64_t kFrontierMax = UINT64_C(1) << 21;
-uint64_t g_frontier_max = kFrontierMax;  // tests lower it (k2_cuda_set_frontier_max)
-// Stripe bitmaps have 2^levels bits: deeper trees (sides over 2^30) are not pruned.
-constexpr uint32_t kPruneMaxLevels = 29;
-// Bytes of pinned staging kept for the counters at its start.
-constexpr uint64_t kCountersBytes = 1024;
-
-// How one product moves its vectors and traverses the tree.
-struct SparsePlan {
-  bool in_list = false;   // x travels as its index list and the values at it
-  bool out_list = false;  // y comes back as a list of the present outputs (when few are)
-  bool prune_in = false, prune_out = false;
-  uint64_t k_in = 0, k_out = 0;
-  double estimate = 0;    // nodes the pruned traversal is expected to visit
-  uint64_t capacity = 0;  // frontier capacity
-  uint64_t bitmap_bytes = 0;
-  bool prune() const { return prune_in || prune_out; }
-  bool any() const { return in_list || out_list || prune(); }
-};
 
 uint64_t level_width(const DevMatrix *m, uint32_t t) { return m->level_start[t + 1] - m->level_start[t]; }
 
@@ -748,12 +651,6 @@ void sparse_plan(const k2_view *A, const DevMatrix *m, const Plan *plan, const k
   sp->bitmap_bytes = align_up(((UINT64_C(1) << m->levels) + 7) / 8);
 }
 
-// Device bytes of the sparse parts, past the vectors: the input's list and values, the output's
-// list, values and selection temporary, the counters, the bitmaps and the frontiers.
-struct SparseLayout {
-  uint64_t in_list, out_list, out_vals, select_temp, select_bytes, counters, in_bm, out_bm,
-      frontier, bytes;
-};
 
 void sparse_layout(const DevMatrix *m, const k2_product *P, const SparsePlan &sp, uint64_t base,
                    SparseLayout *L) {
@@ -1297,137 +1194,16 @@ int run_bits(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product 
     K2CU_TRY("launching the recorded product", cudaGraphLaunch(hit.second, s));
     return 0;
   }
-  K2CU_TRY("recording the product as a graph", cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  int rc = enqueue_bits(m, plan, D, mask, w, n_in, n_out, ws, cnt, mode, s);
-  cudaGraph_t graph = nullptr;
-  cudaError_t e = cudaStreamEndCapture(s, &graph);
-  if (rc != 0) {
-    if (graph != nullptr) cudaGraphDestroy(graph);
-    return rc;
-  }
-  if (e != cudaSuccess) return cuda_fail(e, "recording the product as a graph");
-  cudaGraphExec_t exec = nullptr;
-  e = cudaGraphInstantiate(&exec, graph, 0);
-  cudaGraphDestroy(graph);
-  if (e != cudaSuccess) return cuda_fail(e, "preparing the recorded product");
   if (cache.size() >= kBitsGraphs) {
     cudaGraphExecDestroy(cache.front().second);
     cache.erase(cache.begin());
   }
-  cache.push_back({key, exec});
-  K2CU_TRY("launching the recorded product", cudaGraphLaunch(exec, s));
-  return 0;
-}
-
-// PageRank's iterations whole on the device (LAGraph's model with the sinks' presence `sink`,
-// GAP's without): per iteration t = r, w = t ./ d, y = w' A (PLUS_FIRST FP32, no presence, so the
-// specialised plus kernels apply), r = teleport + y and the change sum |t - r|, recorded once as a
-// CUDA graph and replayed; the host waits once per iteration, for the change. r and rp (its
-// presence) are device arrays; r starts at 1/n. *touched says whether r was written.
-int pagerank_run(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
-                 int itermax, float *r, uint8_t *rp, int *iters, float *rdiff, bool *touched) {
-  *touched = false;
-  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
-  DevMatrix *m = (DevMatrix *)device;
-  if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: PageRank on the device needs a resident matrix");
-  if (A->nrows != A->ncols) return fail(K2_DECLINED, "CUDA engine: PageRank needs a square matrix");
-  if (m->config == K2_CUDA_CONFIG_ROWS)
-    return fail(K2_DECLINED, "CUDA engine: PageRank on the device runs on the tree, not on the row blocks");
-  const uint64_t n = A->nrows;
-  cudaStream_t s = g_stream;
-  const bool scan = resolve_scan(1);
-  Plan *plan = nullptr;
-  if (A->n_internal != 0) {
-    int rc = get_plan(m, A, scan, &plan);
-    if (rc != 0) return rc;
-  }
-  // the workspace: the plan's scratch, t, w, y (n floats each), then three doubles (the sinks'
-  // rank, a spare integer sum, the change)
-  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0, vec = align_up(4 * n);
-  const uint64_t need = base + 3 * vec + 32;
-  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
-    return fail(K2_DECLINED, "CUDA engine: PageRank needs %llu device bytes, over the budget of %llu",
-                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
-  int rc = ensure_workspace(need);
-  if (rc != 0) return rc;
-  rc = ensure_staging(32);
-  if (rc != 0) return rc;
-  char *ws = (char *)g_ws;
-  float *t = (float *)(ws + base), *w = (float *)(ws + base + vec), *y = (float *)(ws + base + 2 * vec);
-  double *scal = (double *)(ws + base + 3 * vec);
-  *touched = true;
-  const float r0 = 1.0f / (float)n;
-  uint32_t r0_bits;
-  memcpy(&r0_bits, &r0, 4);
-  K2CU_TRY("setting the first ranks", launch_assign(r, rp, nullptr, nullptr, nullptr, r0_bits, 4, n, s));
-  k2_product D;
-  memset(&D, 0, sizeof D);
-  D.left = true;
-  D.batch = 1;
-  D.type = K2_T_FP32;
-  D.monoid = K2_MON_PLUS;
-  D.mult = K2_MUL_X;
-  D.x = w;
-  D.y = y;
-  D.w = A->weight;
-  const float scaled = (1 - damping) / (float)n, damping_over_n = damping / (float)n;
-  auto iteration = [&]() -> int {
-    K2CU_TRY("clearing the sums", cudaMemsetAsync(scal, 0, 32, s));
-    if (sink != nullptr)
-      K2CU_TRY("summing the sinks' rank",
-               launch_sum(r, sink, K2_T_FP32, n, (unsigned long long *)(scal + 1), scal, s));
-    K2CU_TRY("keeping the old ranks", cudaMemcpyAsync(t, r, 4 * n, cudaMemcpyDeviceToDevice, s));
-    K2CU_TRY("dividing by the degrees", launch_pr_divide(w, t, d, n, s));
-    if (plan != nullptr) {
-      int e = enqueue(m, plan, &D, ws, s);
-      if (e != 0) return e;
-    } else {
-      K2CU_TRY("clearing y", cudaMemsetAsync(y, 0, 4 * n, s));
-    }
-    K2CU_TRY("adding the teleport",
-             launch_pr_update(r, t, y, n, scaled, damping_over_n, sink != nullptr ? scal : nullptr, scal + 2, s));
-    K2CU_TRY("copying the change to the host", cudaMemcpyAsync(g_host, scal + 2, 8, cudaMemcpyDeviceToHost, s));
-    return 0;
-  };
   cudaGraphExec_t exec = nullptr;
-  struct Cleanup {
-    cudaGraphExec_t *g;
-    ~Cleanup() {
-      if (*g != nullptr) cudaGraphExecDestroy(*g);
-    }
-  } cleanup{&exec};
-  float diff = 1;
-  int k = 0;
-  for (; k < itermax && diff > tol; k++) {
-    if (g_settings.graphs) {
-      if (exec == nullptr) {
-        K2CU_TRY("recording an iteration as a graph", cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-        rc = iteration();
-        cudaGraph_t graph = nullptr;
-        cudaError_t e = cudaStreamEndCapture(s, &graph);
-        if (rc != 0) {
-          if (graph != nullptr) cudaGraphDestroy(graph);
-          return rc;
-        }
-        if (e != cudaSuccess) return cuda_fail(e, "recording an iteration as a graph");
-        e = cudaGraphInstantiate(&exec, graph, 0);
-        cudaGraphDestroy(graph);
-        if (e != cudaSuccess) {
-          exec = nullptr;
-          return cuda_fail(e, "preparing the recorded iteration");
-        }
-      }
-      K2CU_TRY("launching an iteration", cudaGraphLaunch(exec, s));
-    } else {
-      rc = iteration();
-      if (rc != 0) return rc;
-    }
-    K2CU_TRY("running an iteration", cudaStreamSynchronize(s));
-    diff = (float)*(const double *)g_host;
-  }
-  *iters = k;
-  *rdiff = diff;
-  return 0;
+  const int rc = record_and_launch(&exec, s, "recording and launching the product", [&]() {
+    return enqueue_bits(m, plan, D, mask, w, n_in, n_out, ws, cnt, mode, s);
+  });
+  if (exec != nullptr) cache.push_back({key, exec});
+  return rc;
 }
 
 // A batch on device vectors (K2_mxm_device): the mask becomes skip bytes per (index, vector)
@@ -1495,143 +1271,6 @@ int product_resident_batch(const k2_view *A, void *device, const k2_product *P, 
   return 0;
 }
 
-// A multi-source BFS whole on the device, its frontiers and visited sets as words of bits (one
-// bit per source, B <= 64): per level one traversal (the bitwise leaf kernel, the visited words
-// as its skip mask) and one update kernel, recorded as a CUDA graph (two: the frontier and the
-// next one alternate) and replayed; the host waits once per level for the count of new entries.
-// dist (int32, n x B) and dp (its presence) are device arrays; *reached = their entries.
-int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
-                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached);
-
-int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, int32_t *dist,
-               uint8_t *dp, uint64_t *reached) {
-  *reached = K2_CUDA_NVALS_UNKNOWN;  // dist untouched, unless a later failure says otherwise
-  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
-  DevMatrix *m = (DevMatrix *)device;
-  if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: a BFS on the device needs a resident matrix");
-  if (B == 0 || B > 64 || A->nrows != A->ncols)
-    return fail(K2_DECLINED, "CUDA engine: the bitwise BFS takes 1 to 64 sources on a square matrix");
-  if (m->config == K2_CUDA_CONFIG_ROWS)
-    return fail(K2_DECLINED, "CUDA engine: the bitwise BFS runs on the tree, not on the row blocks");
-  const uint64_t n = A->nrows;
-  // everything that can fail for want of memory comes before the first write to dist
-  const bool scan = resolve_scan(1);
-  Plan *plan = nullptr;
-  if (A->n_internal != 0) {
-    int rc = get_plan(m, A, scan, &plan);
-    if (rc != 0) return rc;
-  }
-  // the workspace: the plan's scratch, then F, N, V (n words each), the sources, the level and
-  // the count
-  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
-  const uint64_t need = base + 8 * (3 * n + B) + 16;
-  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
-    return fail(K2_DECLINED, "CUDA engine: the BFS needs %llu device bytes, over the budget of %llu",
-                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
-  int rc = ensure_workspace(need);
-  if (rc != 0) return rc;
-  rc = ensure_staging(std::max<uint64_t>(8 * B, 16));
-  if (rc != 0) return rc;
-  rc = bfs_levels_run(A, m, plan, (char *)g_ws, left, sources, B, dist, dp, reached);
-  if (rc != 0) {  // dist was written: leave it empty (as far as the device still allows)
-    cudaMemsetAsync(dp, 0, n * B, g_stream);
-    cudaStreamSynchronize(g_stream);
-    *reached = 0;
-  }
-  return rc;
-}
-
-// bfs_levels after its allocations: from the first write to dist on.
-int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
-                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached) {
-  cudaStream_t s = g_stream;
-  const uint64_t n = A->nrows;
-  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
-  int rc = 0;
-  uint64_t *F = (uint64_t *)(ws + base), *N = F + n, *V = N + n, *src = V + n;
-  int32_t *level = (int32_t *)(src + B);
-  unsigned long long *cnt = (unsigned long long *)(level + 2);
-  K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
-  memcpy(g_host, sources, 8 * B);
-  K2CU_TRY("copying the sources to the device", cudaMemcpyAsync(src, g_host, 8 * B, cudaMemcpyHostToDevice, s));
-  K2CU_TRY("clearing the frontier and the visited set", cudaMemsetAsync(F, 0, 8 * 3 * n, s));
-  const int32_t one = 1;
-  K2CU_TRY("setting the first level", cudaMemcpyAsync(level, &one, 4, cudaMemcpyHostToDevice, s));
-  K2CU_TRY("seeding the sources", launch_bfs_seed(src, B, F, V, dist, dp, s));
-  // the sources' own entries (a repeated source counts once per bit)
-  uint64_t total = B;
-  if (A->n_internal == 0) {
-    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
-    *reached = total;
-    return 0;
-  }
-  k2_product D;
-  memset(&D, 0, sizeof D);
-  D.left = left;
-  D.batch = 1;
-  D.type = K2_T_BOOL;
-  D.monoid = K2_MON_LOR;
-  D.mult = K2_MUL_X;
-  // one level from `from` into `to`, as a sequence of launches
-  auto level_launches = [&](uint64_t *from, uint64_t *to) -> int {
-    K2CU_TRY("clearing the next frontier", cudaMemsetAsync(to, 0, 8 * n, s));
-    K2CU_TRY("clearing the count", cudaMemsetAsync(cnt, 0, 8, s));
-    BitsArgs ba;
-    ba.xv = from;
-    ba.xp = from;
-    ba.yv = to;  // every contribution is true: values and presence are one word
-    ba.yp = to;
-    ba.skip = V;
-    int r = enqueue(m, plan, &D, ws, s, &ba);
-    if (r != 0) return r;
-    K2CU_TRY("recording the new frontier", launch_bfs_update(to, V, n, B, dist, dp, level, cnt, s));
-    return 0;
-  };
-  cudaGraphExec_t graphs[2] = {nullptr, nullptr};
-  struct Cleanup {
-    cudaGraphExec_t *g;
-    ~Cleanup() {
-      for (int i = 0; i < 2; i++)
-        if (g[i] != nullptr) cudaGraphExecDestroy(g[i]);
-    }
-  } cleanup{graphs};
-  for (uint64_t k = 1; k <= n; k++) {
-    const int parity = (int)(k & 1);
-    uint64_t *from = parity ? F : N, *to = parity ? N : F;
-    if (g_settings.graphs) {
-      if (graphs[parity] == nullptr) {
-        K2CU_TRY("recording a BFS level as a graph", cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-        rc = level_launches(from, to);
-        cudaGraph_t graph = nullptr;
-        cudaError_t e = cudaStreamEndCapture(s, &graph);
-        if (rc != 0) {
-          if (graph != nullptr) cudaGraphDestroy(graph);
-          return rc;
-        }
-        if (e != cudaSuccess) return cuda_fail(e, "recording a BFS level as a graph");
-        e = cudaGraphInstantiate(&graphs[parity], graph, 0);
-        cudaGraphDestroy(graph);
-        if (e != cudaSuccess) {
-          graphs[parity] = nullptr;
-          return cuda_fail(e, "preparing the recorded BFS level");
-        }
-      }
-      K2CU_TRY("launching a BFS level", cudaGraphLaunch(graphs[parity], s));
-    } else {
-      rc = level_launches(from, to);
-      if (rc != 0) return rc;
-    }
-    K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt, 8, cudaMemcpyDeviceToHost, s));
-    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
-    const uint64_t c = *(const unsigned long long *)g_host;
-    if (c == 0) break;
-    total += c;
-  }
-  *reached = total;
-  return 0;
-}
-
-}  // namespace
 }  // namespace k2cu
 
 // ---- the gateway (extern "C") ----------------------------------------------------------------
@@ -1912,23 +1551,6 @@ int k2_cuda_vector_sum(const void *x, const uint8_t *p, k2_type t, uint64_t n, i
   memcpy(isum, g_host, 8);
   memcpy(fsum, (char *)g_host + 8, 8);
   return 0;
-}
-
-int k2_cuda_pagerank(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
-                     int itermax, float *rank, uint8_t *rank_present, int *iters, float *rdiff, bool *touched) {
-  std::lock_guard<std::recursive_mutex> lock(g_mu);
-  int rc = pagerank_run(A, device, d, sink, damping, tol, itermax, rank, rank_present, iters, rdiff, touched);
-  if (rc != 0 && *touched) {  // r was written: leave it empty (as far as the device still allows)
-    cudaMemsetAsync(rank_present, 0, A->nrows, g_stream);
-    cudaStreamSynchronize(g_stream);
-  }
-  return rc;
-}
-
-int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
-                       int32_t *dist, uint8_t *dist_present, uint64_t *reached) {
-  std::lock_guard<std::recursive_mutex> lock(g_mu);
-  return bfs_levels(A, device, left, sources, nsources, dist, dist_present, reached);
 }
 
 int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_product *P,

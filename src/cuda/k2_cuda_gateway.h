@@ -187,6 +187,16 @@ int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_prod
 // dist was not touched (every check and allocation comes first), else 0 (dist emptied).
 int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
                        int32_t *dist, uint8_t *dist_present, uint64_t *reached);
+// A single-source BFS whole on the device: level (level_bytes 4 or 8 per entry, and its
+// presence; or NULL) = the edges on a shortest path from `source`, parent (parent_bytes 4 or 8,
+// presence; or NULL) = a vertex before it on such a path (the source's own is itself); along the
+// out-edges when `left`, the in-edges otherwise; absent where unreached. Each level one traversal,
+// pruned where the estimate says so, and one wait. Written in place: on a failure *reached is
+// K2_CUDA_NVALS_UNKNOWN if nothing was touched, else 0 (both results emptied). K2_DECLINED where
+// the engine cannot (no device, row blocks, the budget).
+int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
+                    uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
+                    uint64_t *reached);
 // PageRank's iterations whole on the device (as K2_Device_pagerank): rank (n floats and its
 // presence, device pointers) from 1/n, each iteration t = rank, rank = teleport + (t ./ d)' A,
 // until sum |t - rank| <= tol or itermax iterations; d (n floats, device) the scaled out-degrees,

@@ -210,9 +210,20 @@ cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, ui
                             uint8_t *dp, cudaStream_t s);
 cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist, uint8_t *dp,
                               int32_t *level, unsigned long long *count, cudaStream_t s);
+// A single-source BFS on bytes: seed F and V with src (level 0, its own parent; *k = 1); after a
+// level's traversal into N (cand: the parents found, pts bytes), V |= N, level (lts bytes, or
+// NULL) = *k and parent (pts bytes, or NULL) = cand where N is set, *count += N's entries, then
+// *k += 1.
+cudaError_t launch_bfs_one_seed(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
+                                void *parent, uint8_t *pp, uint32_t pts, int64_t *k, cudaStream_t s);
+cudaError_t launch_bfs_one_visit(const uint8_t *N, uint8_t *V, uint64_t n, void *level, uint8_t *lp, uint32_t lts,
+                                 void *parent, uint8_t *pp, uint32_t pts, const void *cand, int64_t *k,
+                                 unsigned long long *count, cudaStream_t s);
 // PageRank between its products: w = t ./ d; r = teleport + y with teleport = scaled +
 // damping_over_n * *sink_sum (scaled alone when sink_sum is NULL), *diff += sum |t - r|.
-cudaError_t launch_pr_divide(float *w, const float *t, const float *d, uint64_t n, cudaStream_t s);
+// t = r, w = r ./ d and *sink_sum += the sum of r where sink (not NULL), in one pass.
+cudaError_t launch_pr_prepare(float *w, float *t, const float *r, const float *d, const uint8_t *sink, uint64_t n,
+                              double *sink_sum, cudaStream_t s);
 cudaError_t launch_pr_update(float *r, const float *t, const float *y, uint64_t n, float scaled,
                              float damping_over_n, const double *sink_sum, double *diff, cudaStream_t s);
 // *count += how many of p[0, n) are nonzero.

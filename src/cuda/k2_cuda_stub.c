@@ -167,6 +167,14 @@ int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t
   if (reached) *reached = 0;
   return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
+int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
+                    uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
+                    uint64_t *reached) {
+  (void)A, (void)device, (void)left, (void)source, (void)level, (void)level_present, (void)level_bytes;
+  (void)parent, (void)parent_present, (void)parent_bytes;
+  if (reached) *reached = K2_CUDA_NVALS_UNKNOWN;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
 int k2_cuda_vector_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
                            const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
                            uint64_t *bad, uint64_t *w_nvals) {

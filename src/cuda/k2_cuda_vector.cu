@@ -25,6 +25,22 @@ __device__ __forceinline__ bool value_nonzero(const void *values, k2_type type, 
   }
 }
 
+// Add v (one value per thread) of the whole block to *dst with one atomic: a sum over a vector
+// then costs one atomic per block, not per warp (a few thousand warps add to one address).
+template <typename T>
+__device__ __forceinline__ void block_add(T v, T *dst) {
+  __shared__ T part[kBlock / 32];
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  if (lane == 0) part[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (blockDim.x >> 5) ? part[lane] : T(0);
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    if (lane == 0 && v != T(0)) atomicAdd(dst, v);
+  }
+}
+
 __global__ void mask_skip_kernel(uint8_t *skip, const uint8_t *present, const void *values,
                                  k2_type type, bool structural, bool complement, uint64_t n) {
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
@@ -131,15 +147,70 @@ __global__ void bfs_update_kernel(const uint64_t *N, uint64_t *V, uint64_t n, ui
 
 __global__ void bfs_next_level_kernel(int32_t *level) { *level += 1; }
 
-// PageRank's steps between products: w = t ./ d, and r = teleport + y with the change
-// sum |t - r| (in double, as a reduction of the differences would). The teleport is formed
-// here from the sinks' rank, in the host's order of float operations (no contraction into FMA).
-__global__ void pr_divide_kernel(float *w, const float *t, const float *d, uint64_t n) {
-  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (uint64_t)gridDim.x * blockDim.x)
-    w[i] = __fdiv_rn(t[i], d[i]);
+// A single-source BFS: the source is visited, its own parent, at level 0, and the first frontier.
+__global__ void bfs_one_seed_kernel(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
+                                    void *parent, uint8_t *pp, uint32_t pts, int64_t *k) {
+  F[src] = 1;
+  V[src] = 1;
+  *k = 1;
+  if (level != nullptr) {
+    if (lts == 8) ((int64_t *)level)[src] = 0;
+    else ((int32_t *)level)[src] = 0;
+    lp[src] = 1;
+  }
+  if (parent != nullptr) {
+    if (pts == 8) ((int64_t *)parent)[src] = (int64_t)src;
+    else ((int32_t *)parent)[src] = (int32_t)src;
+    pp[src] = 1;
+  }
 }
 
+// After a level's traversal into N (present outputs, the visited ones skipped; cand: the parent
+// each found, pts bytes), N joins V with the level *k and its parent; *count += N's entries.
+__global__ void bfs_one_visit_kernel(const uint8_t *N, uint8_t *V, uint64_t n, void *level, uint8_t *lp, uint32_t lts,
+                                     void *parent, uint8_t *pp, uint32_t pts, const void *cand, const int64_t *k,
+                                     unsigned long long *count) {
+  unsigned long long c = 0;
+  const int64_t lk = *k;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    if (!N[i]) continue;
+    V[i] = 1;
+    c++;
+    if (level != nullptr) {
+      if (lts == 8) ((int64_t *)level)[i] = lk;
+      else ((int32_t *)level)[i] = (int32_t)lk;
+      lp[i] = 1;
+    }
+    if (parent != nullptr) {
+      if (pts == 8) ((int64_t *)parent)[i] = ((const int64_t *)cand)[i];
+      else ((int32_t *)parent)[i] = ((const int32_t *)cand)[i];
+      pp[i] = 1;
+    }
+  }
+  block_add<unsigned long long>(c, count);  // every thread reaches here: `continue` stays in the loop
+}
+
+__global__ void bfs_one_next_level_kernel(int64_t *k) { *k += 1; }
+
+// PageRank's steps between products, in the host's order of float operations (no contraction
+// into FMA). The start of an iteration in one pass: t = r, w = t ./ d, and the sinks' rank
+// *sink_sum += r where sink (when not NULL).
+__global__ void pr_prepare_kernel(float *w, float *t, const float *r, const float *d, const uint8_t *sink,
+                                  uint64_t n, double *sink_sum) {
+  double c = 0;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    const float ri = r[i];
+    t[i] = ri;
+    w[i] = __fdiv_rn(ri, d[i]);
+    if (sink != nullptr && sink[i]) c += (double)ri;
+  }
+  if (sink != nullptr) block_add(c, sink_sum);
+}
+
+// Its end: r = teleport + y, the teleport formed here from the sinks' rank, and the change
+// sum |t - r| (in double, as a reduction of the differences would).
 __global__ void pr_update_kernel(float *r, const float *t, const float *y, uint64_t n, float scaled,
                                  float damping_over_n, const double *sink_sum, double *diff) {
   const float tele = sink_sum != nullptr ? __fadd_rn(scaled, __fmul_rn(damping_over_n, (float)*sink_sum)) : scaled;
@@ -150,8 +221,7 @@ __global__ void pr_update_kernel(float *r, const float *t, const float *y, uint6
     r[i] = ri;
     c += (double)fabsf(__fsub_rn(t[i], ri));
   }
-  for (int off = 16; off > 0; off >>= 1) c += __shfl_down_sync(0xffffffffu, c, off);
-  if ((threadIdx.x & 31u) == 0) atomicAdd(diff, c);
+  block_add(c, diff);
 }
 
 template <typename T>
@@ -182,14 +252,8 @@ __global__ void sum_kernel(const T *x, const uint8_t *p, uint64_t n, unsigned lo
     if (kFloat) fs += (double)x[i];
     else is += (long long)x[i];
   }
-  for (int off = 16; off > 0; off >>= 1) {
-    if (kFloat) fs += __shfl_down_sync(0xffffffffu, fs, off);
-    else is += __shfl_down_sync(0xffffffffu, is, off);
-  }
-  if ((threadIdx.x & 31u) == 0) {
-    if (kFloat) atomicAdd(fsum, fs);
-    else if (is != 0) atomicAdd(isum, (unsigned long long)is);  // two's complement: exact
-  }
+  if (kFloat) block_add(fs, fsum);
+  else block_add((unsigned long long)is, isum);  // two's complement: exact
 }
 
 // GraphBLAS's MIN and MAX: a comparison on integers, fmin / fmax on floats (a NaN loses). The
@@ -358,9 +422,11 @@ cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32
   return cudaGetLastError();
 }
 
-cudaError_t launch_pr_divide(float *w, const float *t, const float *d, uint64_t n, cudaStream_t s) {
+
+cudaError_t launch_pr_prepare(float *w, float *t, const float *r, const float *d, const uint8_t *sink, uint64_t n,
+                              double *sink_sum, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
-  pr_divide_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(w, t, d, n);
+  pr_prepare_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(w, t, r, d, sink, n, sink_sum);
   return cudaGetLastError();
 }
 
@@ -368,6 +434,24 @@ cudaError_t launch_pr_update(float *r, const float *t, const float *y, uint64_t 
                              float damping_over_n, const double *sink_sum, double *diff, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   pr_update_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(r, t, y, n, scaled, damping_over_n, sink_sum, diff);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_bfs_one_seed(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
+                                void *parent, uint8_t *pp, uint32_t pts, int64_t *k, cudaStream_t s) {
+  bfs_one_seed_kernel<<<1, 1, 0, s>>>(src, F, V, level, lp, lts, parent, pp, pts, k);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_bfs_one_visit(const uint8_t *N, uint8_t *V, uint64_t n, void *level, uint8_t *lp, uint32_t lts,
+                                 void *parent, uint8_t *pp, uint32_t pts, const void *cand, int64_t *k,
+                                 unsigned long long *count, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  bfs_one_visit_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(N, V, n, level, lp, lts, parent, pp, pts, cand, k,
+                                                                 count);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return e;
+  bfs_one_next_level_kernel<<<1, 1, 0, s>>>(k);
   return cudaGetLastError();
 }
 

@@ -1573,6 +1573,19 @@ static void bfs_real_graph(K2_Matrix A, uint64_t n, const char *name) {
   bfs_device_check(A, n, 0, K2_BFS_AUTO, what);
 }
 
+// Whether two vectors of size n hold the same entries.
+static bool dv_same(GrB_Vector a, GrB_Vector b, uint64_t n) {
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+  uint8_t *xp = malloc(n), *yp = malloc(n);
+  assert_true(x && y && xp && yp);
+  dv_dense(a, n, x, xp);
+  dv_dense(b, n, y, yp);
+  bool same = true;
+  for (uint64_t i = 0; i < n; i++) same = same && xp[i] == yp[i] && (!xp[i] || x[i] == y[i]);
+  free(x), free(y), free(xp), free(yp);
+  return same;
+}
+
 static void test_device_bfs(void **state) {
   (void)state;
   const K2_BfsMode modes[] = {K2_BFS_AUTO, K2_BFS_PUSH, K2_BFS_PULL};
@@ -1589,8 +1602,60 @@ static void test_device_bfs(void **state) {
         snprintf(what, sizeof what, "random graph %d, mode %d, source %llu", g, m, (unsigned long long)(src * 997));
         bfs_device_check(A, sizes[g][0], src * 997, modes[m], what);
       }
+    // the one-call BFS (K2_BFS_AUTO) with every level pruned by both sides, and with none pruned
+    const int prunes[] = {K2_CUDA_PRUNE_ALWAYS, K2_CUDA_PRUNE_NEVER};
+    for (int q = 0; q < 2; q++) {
+      set_prune(prunes[q]);
+      snprintf(what, sizeof what, "random graph %d, one call, pruning %d", g, prunes[q]);
+      bfs_device_check(A, sizes[g][0], 5, K2_BFS_AUTO, what);
+    }
+    set_prune(K2_CUDA_PRUNE_AUTO);
     K2_ASSERT_OK(K2_Matrix_free(&A));
     k2_coo_free(&L);
+  }
+  {  // K2_Device_bfs: the in-edges of A are the out-edges of A'; bad arguments leave the results
+     // untouched
+    k2_coo_list L, T;
+    random_list(&L, 300, 300, 900, 57);
+    k2_coo_canonical(&L);
+    k2_coo_alloc(&T, 300, 300, L.nvals);
+    for (uint64_t e = 0; e < L.nvals; e++) T.I[e] = L.J[e], T.J[e] = L.I[e];
+    k2_coo_canonical(&T);
+    K2_Matrix A = k2_test_matrix(&L, NULL), At = k2_test_matrix(&T, NULL);
+    K2_DeviceVector l1 = NULL, l2 = NULL, p64 = NULL, b = NULL, small = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_new(&l1, GrB_INT32, 300));
+    K2_ASSERT_OK(K2_DeviceVector_new(&l2, GrB_INT32, 300));
+    K2_ASSERT_OK(K2_DeviceVector_new(&p64, GrB_INT64, 300));
+    K2_ASSERT_OK(K2_DeviceVector_new(&b, GrB_BOOL, 300));
+    K2_ASSERT_OK(K2_DeviceVector_new(&small, GrB_INT32, 299));
+    K2_ASSERT_OK(K2_Device_bfs(l1, NULL, A, 7, NULL));
+    K2_ASSERT_OK(K2_Device_bfs(l2, p64, At, 7, GrB_DESC_T0));
+    GrB_Vector v1 = NULL, v2 = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_export(&v1, l1));
+    K2_ASSERT_OK(K2_DeviceVector_export(&v2, l2));
+    assert_true(dv_same(v1, v2, 300));
+    GrB_Index nv = 0, nv2 = 0;
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv, l1));
+    assert_true(nv >= 1);
+    assert_int_equal(K2_Device_bfs(l1, NULL, A, 300, NULL), GrB_INVALID_INDEX);
+    assert_int_equal(K2_Device_bfs(b, NULL, A, 0, NULL), GrB_DOMAIN_MISMATCH);
+    assert_int_equal(K2_Device_bfs(l1, small, A, 0, NULL), GrB_DIMENSION_MISMATCH);
+    assert_int_equal(K2_Device_bfs(NULL, NULL, A, 0, NULL), GrB_NULL_POINTER);
+    assert_int_equal(K2_Device_bfs(l1, l1, A, 0, NULL), GrB_INVALID_VALUE);
+    K2_ASSERT_OK(K2_DeviceVector_nvals(&nv2, l1));
+    assert_int_equal(nv2, nv);
+    GrB_free(&v1), GrB_free(&v2);
+    K2_ASSERT_OK(K2_DeviceVector_export(&v1, l1));
+    K2_ASSERT_OK(K2_Device_bfs(l2, NULL, At, 7, GrB_DESC_T0));  // unchanged by the failed calls
+    K2_ASSERT_OK(K2_DeviceVector_export(&v2, l2));
+    assert_true(dv_same(v1, v2, 300));
+    GrB_free(&v1), GrB_free(&v2);
+    K2_DeviceVector_free(&l1), K2_DeviceVector_free(&l2), K2_DeviceVector_free(&p64);
+    K2_DeviceVector_free(&b), K2_DeviceVector_free(&small);
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    K2_ASSERT_OK(K2_Matrix_free(&At));
+    k2_coo_free(&L);
+    k2_coo_free(&T);
   }
   // the real graphs, from vertex 0 (the first few in quick mode)
   const int found = on_square_real_graphs(bfs_real_graph);

@@ -1,0 +1,400 @@
+// k2_cuda_algorithms.cu: algorithms whole on the device (BFS, msBFS, PageRank): their vectors
+// stay in the workspace, each level or iteration is one recorded CUDA graph, and the host waits
+// once per level or iteration for a count or a norm.
+// SPDX-License-Identifier: Apache-2.0
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuda/k2_cuda_engine.cuh"
+
+namespace k2cu {
+namespace {
+
+// PageRank's iterations whole on the device (LAGraph's model with the sinks' presence `sink`,
+// GAP's without): per iteration t = r, w = t ./ d, y = w' A (PLUS_FIRST FP32, no presence, so the
+// specialised plus kernels apply), r = teleport + y and the change sum |t - r|, recorded once as a
+// CUDA graph and replayed; the host waits once per iteration, for the change. r and rp (its
+// presence) are device arrays; r starts at 1/n. *touched says whether r was written.
+int pagerank_run(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
+                 int itermax, float *r, uint8_t *rp, int *iters, float *rdiff, bool *touched) {
+  *touched = false;
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  DevMatrix *m = (DevMatrix *)device;
+  if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: PageRank on the device needs a resident matrix");
+  if (A->nrows != A->ncols) return fail(K2_DECLINED, "CUDA engine: PageRank needs a square matrix");
+  if (m->config == K2_CUDA_CONFIG_ROWS)
+    return fail(K2_DECLINED, "CUDA engine: PageRank on the device runs on the tree, not on the row blocks");
+  const uint64_t n = A->nrows;
+  cudaStream_t s = g_stream;
+  const bool scan = resolve_scan(1);
+  Plan *plan = nullptr;
+  if (A->n_internal != 0) {
+    int rc = get_plan(m, A, scan, &plan);
+    if (rc != 0) return rc;
+  }
+  // the workspace: the plan's scratch, t, w, y (n floats each), then three doubles (the sinks'
+  // rank, a spare integer sum, the change)
+  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0, vec = align_up(4 * n);
+  const uint64_t need = base + 3 * vec + 32;
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED, "CUDA engine: PageRank needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+  int rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  rc = ensure_staging(32);
+  if (rc != 0) return rc;
+  char *ws = (char *)g_ws;
+  float *t = (float *)(ws + base), *w = (float *)(ws + base + vec), *y = (float *)(ws + base + 2 * vec);
+  double *scal = (double *)(ws + base + 3 * vec);
+  *touched = true;
+  const float r0 = 1.0f / (float)n;
+  uint32_t r0_bits;
+  memcpy(&r0_bits, &r0, 4);
+  K2CU_TRY("setting the first ranks", launch_assign(r, rp, nullptr, nullptr, nullptr, r0_bits, 4, n, s));
+  k2_product D;
+  memset(&D, 0, sizeof D);
+  D.left = true;
+  D.batch = 1;
+  D.type = K2_T_FP32;
+  D.monoid = K2_MON_PLUS;
+  D.mult = K2_MUL_X;
+  D.x = w;
+  D.y = y;
+  D.w = A->weight;
+  const float scaled = (1 - damping) / (float)n, damping_over_n = damping / (float)n;
+  auto iteration = [&]() -> int {
+    K2CU_TRY("clearing the sums", cudaMemsetAsync(scal, 0, 32, s));
+    K2CU_TRY("keeping the old ranks, dividing by the degrees and summing the sinks' rank",
+             launch_pr_prepare(w, t, r, d, sink, n, scal, s));
+    if (plan != nullptr) {
+      int e = enqueue(m, plan, &D, ws, s);
+      if (e != 0) return e;
+    } else {
+      K2CU_TRY("clearing y", cudaMemsetAsync(y, 0, 4 * n, s));
+    }
+    K2CU_TRY("adding the teleport",
+             launch_pr_update(r, t, y, n, scaled, damping_over_n, sink != nullptr ? scal : nullptr, scal + 2, s));
+    K2CU_TRY("copying the change to the host", cudaMemcpyAsync(g_host, scal + 2, 8, cudaMemcpyDeviceToHost, s));
+    return 0;
+  };
+  OwnedGraphs<1> graph;
+  float diff = 1;
+  int k = 0;
+  for (; k < itermax && diff > tol; k++) {
+    rc = g_settings.graphs ? record_and_launch(&graph.g[0], s, "recording and launching an iteration", iteration)
+                           : iteration();
+    if (rc != 0) return rc;
+    K2CU_TRY("running an iteration", cudaStreamSynchronize(s));
+    diff = (float)*(const double *)g_host;
+  }
+  *iters = k;
+  *rdiff = diff;
+  return 0;
+}
+
+// A multi-source BFS whole on the device, its frontiers and visited sets as words of bits (one
+// bit per source, B <= 64): per level one traversal (the bitwise leaf kernel, the visited words
+// as its skip mask) and one update kernel, recorded as a CUDA graph (two: the frontier and the
+// next one alternate) and replayed; the host waits once per level for the count of new entries.
+// dist (int32, n x B) and dp (its presence) are device arrays; *reached = their entries.
+int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
+                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached);
+
+int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, int32_t *dist,
+               uint8_t *dp, uint64_t *reached) {
+  *reached = K2_CUDA_NVALS_UNKNOWN;  // dist untouched, unless a later failure says otherwise
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  DevMatrix *m = (DevMatrix *)device;
+  if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: a BFS on the device needs a resident matrix");
+  if (B == 0 || B > 64 || A->nrows != A->ncols)
+    return fail(K2_DECLINED, "CUDA engine: the bitwise BFS takes 1 to 64 sources on a square matrix");
+  if (m->config == K2_CUDA_CONFIG_ROWS)
+    return fail(K2_DECLINED, "CUDA engine: the bitwise BFS runs on the tree, not on the row blocks");
+  const uint64_t n = A->nrows;
+  // everything that can fail for want of memory comes before the first write to dist
+  const bool scan = resolve_scan(1);
+  Plan *plan = nullptr;
+  if (A->n_internal != 0) {
+    int rc = get_plan(m, A, scan, &plan);
+    if (rc != 0) return rc;
+  }
+  // the workspace: the plan's scratch, then F, N, V (n words each), the sources, the level and
+  // the count
+  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
+  const uint64_t need = base + 8 * (3 * n + B) + 16;
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED, "CUDA engine: the BFS needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+  int rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  rc = ensure_staging(std::max<uint64_t>(8 * B, 16));
+  if (rc != 0) return rc;
+  rc = bfs_levels_run(A, m, plan, (char *)g_ws, left, sources, B, dist, dp, reached);
+  if (rc != 0) {  // dist was written: leave it empty (as far as the device still allows)
+    cudaMemsetAsync(dp, 0, n * B, g_stream);
+    cudaStreamSynchronize(g_stream);
+    *reached = 0;
+  }
+  return rc;
+}
+
+// bfs_levels after its allocations: from the first write to dist on.
+int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
+                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached) {
+  cudaStream_t s = g_stream;
+  const uint64_t n = A->nrows;
+  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
+  int rc = 0;
+  uint64_t *F = (uint64_t *)(ws + base), *N = F + n, *V = N + n, *src = V + n;
+  int32_t *level = (int32_t *)(src + B);
+  unsigned long long *cnt = (unsigned long long *)(level + 2);
+  K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
+  memcpy(g_host, sources, 8 * B);
+  K2CU_TRY("copying the sources to the device", cudaMemcpyAsync(src, g_host, 8 * B, cudaMemcpyHostToDevice, s));
+  K2CU_TRY("clearing the frontier and the visited set", cudaMemsetAsync(F, 0, 8 * 3 * n, s));
+  const int32_t one = 1;
+  K2CU_TRY("setting the first level", cudaMemcpyAsync(level, &one, 4, cudaMemcpyHostToDevice, s));
+  K2CU_TRY("seeding the sources", launch_bfs_seed(src, B, F, V, dist, dp, s));
+  // the sources' own entries (a repeated source counts once per bit)
+  uint64_t total = B;
+  if (A->n_internal == 0) {
+    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
+    *reached = total;
+    return 0;
+  }
+  k2_product D;
+  memset(&D, 0, sizeof D);
+  D.left = left;
+  D.batch = 1;
+  D.type = K2_T_BOOL;
+  D.monoid = K2_MON_LOR;
+  D.mult = K2_MUL_X;
+  // one level from `from` into `to`, as a sequence of launches
+  auto level_launches = [&](uint64_t *from, uint64_t *to) -> int {
+    K2CU_TRY("clearing the next frontier", cudaMemsetAsync(to, 0, 8 * n, s));
+    K2CU_TRY("clearing the count", cudaMemsetAsync(cnt, 0, 8, s));
+    BitsArgs ba;
+    ba.xv = from;
+    ba.xp = from;
+    ba.yv = to;  // every contribution is true: values and presence are one word
+    ba.yp = to;
+    ba.skip = V;
+    int r = enqueue(m, plan, &D, ws, s, &ba);
+    if (r != 0) return r;
+    K2CU_TRY("recording the new frontier", launch_bfs_update(to, V, n, B, dist, dp, level, cnt, s));
+    return 0;
+  };
+  OwnedGraphs<2> graphs;  // the frontier and the next one alternate
+  for (uint64_t k = 1; k <= n; k++) {
+    const int parity = (int)(k & 1);
+    uint64_t *from = parity ? F : N, *to = parity ? N : F;
+    auto launches = [&]() { return level_launches(from, to); };
+    rc = g_settings.graphs ? record_and_launch(&graphs.g[parity], s, "recording and launching a BFS level", launches)
+                           : launches();
+    if (rc != 0) return rc;
+    K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt, 8, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
+    const uint64_t c = *(const unsigned long long *)g_host;
+    if (c == 0) break;
+    total += c;
+  }
+  *reached = total;
+  return 0;
+}
+
+
+// A single-source BFS whole on the device: levels and parents (either may be NULL), the frontier,
+// the next one and the visited set as bytes. A level is one traversal (LOR for levels alone, ANY
+// with the input's index for parents, the visited set as the skip mask), pruned by the frontier,
+// by the unvisited outputs or both where the estimate says so (sparse_plan, from the counts the
+// host learnt at the last wait), then one kernel that records the new vertices. Each (traversal,
+// frontier side) is recorded as a CUDA graph on first use; the host waits once per level.
+int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, const SparseLayout &L, bool left,
+                uint64_t src, void *level, uint8_t *lp, uint32_t lts, void *parent, uint8_t *pp, uint32_t pts,
+                uint64_t capacity, uint64_t *reached);
+
+int bfs_one(const k2_view *A, void *device, bool left, uint64_t src, void *level, uint8_t *lp, uint32_t lts,
+            void *parent, uint8_t *pp, uint32_t pts, uint64_t *reached) {
+  *reached = K2_CUDA_NVALS_UNKNOWN;  // level and parent untouched, unless a later failure says otherwise
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  DevMatrix *m = (DevMatrix *)device;
+  if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: a BFS on the device needs a resident matrix");
+  if (A->nrows != A->ncols || src >= A->nrows || (level == nullptr && parent == nullptr))
+    return fail(kGrbInvalidValue, "CUDA engine: the BFS needs a square matrix, a vertex and a result");
+  if (m->config == K2_CUDA_CONFIG_ROWS)
+    return fail(K2_DECLINED, "CUDA engine: the single-source BFS runs on the tree, not on the row blocks");
+  const uint64_t n = A->nrows;
+  // everything that can fail for want of memory comes before the first write to the results
+  const bool scan = resolve_scan(1);
+  Plan *plan = nullptr;
+  if (A->n_internal != 0) {
+    int rc = get_plan(m, A, scan, &plan);
+    if (rc != 0) return rc;
+  }
+  // the workspace: the plan's scratch; the pruned traversal's counters, stripe bitmaps and
+  // frontiers, as wide as the widest level (so that no level overflows); then F, N, V (n bytes
+  // each), the parents found (n x pts), the level number and the count
+  const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
+  k2_product D;
+  memset(&D, 0, sizeof D);
+  D.left = left;
+  D.batch = 1;
+  SparsePlan widest;
+  bool may_prune = plan != nullptr && g_settings.prune != K2_CUDA_PRUNE_NEVER && m->levels >= 2 &&
+                   m->levels <= kPruneMaxLevels;
+  if (may_prune) {
+    widest.prune_in = widest.prune_out = true;
+    for (uint32_t t = m->top_level; t < m->levels; t++) widest.capacity = std::max(widest.capacity, level_width(m, t));
+    widest.bitmap_bytes = align_up(((UINT64_C(1) << m->levels) + 7) / 8);
+  }
+  SparseLayout L;
+  memset(&L, 0, sizeof L);
+  sparse_layout(m, &D, widest, base, &L);
+  const uint64_t cand_bytes = align_up(n * (parent != nullptr ? pts : 1));
+  uint64_t need = base + L.bytes + 3 * align_up(n) + cand_bytes + 16;
+  if (may_prune && g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget) {
+    may_prune = false;  // the full traversal alone needs no frontiers
+    widest = SparsePlan();
+    sparse_layout(m, &D, widest, base, &L);
+    need = base + L.bytes + 3 * align_up(n) + cand_bytes + 16;
+  }
+  if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
+    return fail(K2_DECLINED, "CUDA engine: the BFS needs %llu device bytes, over the budget of %llu",
+                (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
+  int rc = ensure_workspace(need);
+  if (rc != 0) return rc;
+  rc = ensure_staging(kCountersBytes);
+  if (rc != 0) return rc;
+  rc = bfs_one_run(A, m, plan, (char *)g_ws, L, left, src, level, lp, lts, parent, pp, pts, widest.capacity,
+                   reached);
+  if (rc != 0) {  // the results were written: leave them empty (as far as the device still allows)
+    if (level != nullptr) cudaMemsetAsync(lp, 0, n, g_stream);
+    if (parent != nullptr) cudaMemsetAsync(pp, 0, n, g_stream);
+    cudaStreamSynchronize(g_stream);
+    *reached = 0;
+  }
+  return rc;
+}
+
+// bfs_one after its allocations: from the first write to the results on.
+int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, const SparseLayout &L, bool left,
+                uint64_t src, void *level, uint8_t *lp, uint32_t lts, void *parent, uint8_t *pp, uint32_t pts,
+                uint64_t capacity, uint64_t *reached) {
+  cudaStream_t s = g_stream;
+  const uint64_t n = A->nrows;
+  uint8_t *F = (uint8_t *)(ws + (plan != nullptr ? align_up(plan->bytes) : 0) + L.bytes);
+  uint8_t *N = F + align_up(n), *V = N + align_up(n);
+  char *cand = (char *)(V + align_up(n));
+  int64_t *k = (int64_t *)(cand + align_up(n * (parent != nullptr ? pts : 1)));
+  unsigned long long *cnt = (unsigned long long *)(k + 1);
+  unsigned long long *counters = (unsigned long long *)(ws + L.counters);
+  if (level != nullptr) K2CU_TRY("clearing the levels", cudaMemsetAsync(lp, 0, n, s));
+  if (parent != nullptr) K2CU_TRY("clearing the parents", cudaMemsetAsync(pp, 0, n, s));
+  K2CU_TRY("clearing the frontiers and the visited set", cudaMemsetAsync(F, 0, 3 * align_up(n), s));
+  K2CU_TRY("seeding the source", launch_bfs_one_seed(src, F, V, level, lp, lts, parent, pp, pts, k, s));
+  uint64_t total = 1, frontier = 1;
+  if (A->n_internal == 0) {
+    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
+    *reached = total;
+    return 0;
+  }
+  k2_product D;
+  memset(&D, 0, sizeof D);
+  D.left = left;
+  D.batch = 1;
+  if (parent != nullptr) {
+    D.type = pts == 8 ? K2_T_INT64 : K2_T_INT32;
+    D.monoid = K2_MON_ANY;
+    D.mult = K2_MUL_INDEX;  // the input's index: the vertex the edge leaves
+  } else {
+    D.type = K2_T_BOOL;
+    D.monoid = K2_MON_LOR;
+    D.mult = K2_MUL_X;
+  }
+  D.w = A->weight;
+  D.y = cand;
+  D.y_skip = V;
+  const uint64_t ncnt = m->levels + 1;
+  // graphs[2 * mode + side]: mode 0 full, 1 pruned by the frontier, 2 by the unvisited, 3 both
+  OwnedGraphs<8> graphs;
+  for (uint64_t lev = 1; lev <= n; lev++) {
+    const int side = (int)(lev & 1);
+    uint8_t *from = side ? F : N, *to = side ? N : F;
+    D.x = from;
+    D.x_present = from;
+    D.y_present = to;
+    SparsePlan sp;
+    if (capacity != 0) {
+      sparse_plan(A, m, plan, &D, frontier, n - total, &sp);
+      sp.capacity = capacity;
+    }
+    const int mode = (sp.prune_in ? 1 : 0) | (sp.prune_out ? 2 : 0);
+    auto launches = [&]() -> int {
+      int r;
+      if (mode != 0) {
+        r = enqueue_pruned(m, &D, sp, ws, L, s);
+      } else {
+        K2CU_TRY("clearing the counters", cudaMemsetAsync(counters, 0, ncnt * 8, s));
+        r = enqueue(m, plan, &D, ws, s);
+      }
+      if (r != 0) return r;
+      K2CU_TRY("clearing the count", cudaMemsetAsync(cnt, 0, 8, s));
+      K2CU_TRY("recording the new frontier",
+               launch_bfs_one_visit(to, V, n, level, lp, lts, parent, pp, pts, cand, k, cnt, s));
+      K2CU_TRY("copying the counters to the host",
+               cudaMemcpyAsync(g_host, counters, ncnt * 8, cudaMemcpyDeviceToHost, s));
+      K2CU_TRY("copying the count to the host",
+               cudaMemcpyAsync((char *)g_host + ncnt * 8, cnt, 8, cudaMemcpyDeviceToHost, s));
+      return 0;
+    };
+    cudaGraphExec_t *g = &graphs.g[2 * mode + side];
+    int rc = g_settings.graphs ? record_and_launch(g, s, "recording and launching a BFS level", launches) : launches();
+    if (rc != 0) return rc;
+    K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
+    const unsigned long long *h = (const unsigned long long *)g_host;
+    uint64_t expanded = 0;
+    if (mode != 0 && frontier_overflowed(m, sp, h, &expanded))  // cannot happen: as wide as the widest level
+      return fail(kGrbPanic, "CUDA engine: the BFS's pruned frontier overflowed at level %llu",
+                  (unsigned long long)lev);
+    frontier = h[ncnt];
+    if (frontier == 0) break;
+    total += frontier;
+  }
+  *reached = total;
+  return 0;
+}
+}  // namespace
+}  // namespace k2cu
+
+using namespace k2cu;
+
+extern "C" {
+
+int k2_cuda_pagerank(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
+                     int itermax, float *rank, uint8_t *rank_present, int *iters, float *rdiff, bool *touched) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  int rc = pagerank_run(A, device, d, sink, damping, tol, itermax, rank, rank_present, iters, rdiff, touched);
+  if (rc != 0 && *touched) {  // r was written: leave it empty (as far as the device still allows)
+    cudaMemsetAsync(rank_present, 0, A->nrows, g_stream);
+    cudaStreamSynchronize(g_stream);
+  }
+  return rc;
+}
+
+int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
+                       int32_t *dist, uint8_t *dist_present, uint64_t *reached) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return bfs_levels(A, device, left, sources, nsources, dist, dist_present, reached);
+}
+
+
+int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
+                    uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
+                    uint64_t *reached) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  return bfs_one(A, device, left, source, level, level_present, level_bytes, parent, parent_present, parent_bytes,
+                 reached);
+}
+}  // extern "C"
