@@ -317,8 +317,25 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   D.y = cand;
   D.y_skip = V;
   const uint64_t ncnt = m->levels + 1;
-  // graphs[2 * mode + side]: mode 0 full, 1 pruned by the frontier, 2 by the unvisited, 3 both
-  OwnedGraphs<8> graphs;
+  // a level's graph per (traversal, side), kept with the matrix: the next BFS with the same
+  // vectors (the vector pool hands the same blocks back) replays them
+  BfsKey key;
+  memset(&key, 0, sizeof key);  // the padding too: keys are compared bytewise
+  key.ws_gen = g_ws_gen;
+  key.plan_id = m->plan_id[resolve_scan(1) ? 1 : 0];
+  key.ws = ws;
+  key.frontier = F;
+  key.capacity = capacity;
+  key.host = g_host;
+  key.level = level;
+  key.lp = lp;
+  key.parent = parent;
+  key.pp = pp;
+  key.w = D.w;
+  key.lts = lts;
+  key.pts = pts;
+  key.left = left;
+  key.fast = g_settings.fast_leaf;
   for (uint64_t lev = 1; lev <= n; lev++) {
     const int side = (int)(lev & 1);
     uint8_t *from = side ? F : N, *to = side ? N : F;
@@ -349,8 +366,10 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
                cudaMemcpyAsync((char *)g_host + ncnt * 8, cnt, 8, cudaMemcpyDeviceToHost, s));
       return 0;
     };
-    cudaGraphExec_t *g = &graphs.g[2 * mode + side];
-    int rc = g_settings.graphs ? record_and_launch(g, s, "recording and launching a BFS level", launches) : launches();
+    key.mode = mode;
+    key.side = side;
+    int rc = g_settings.graphs ? m->bfs_graphs.launch(key, s, "recording and launching a BFS level", launches)
+                               : launches();
     if (rc != 0) return rc;
     K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
     const unsigned long long *h = (const unsigned long long *)g_host;

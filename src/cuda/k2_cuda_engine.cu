@@ -299,7 +299,6 @@ int upload(const k2_view *A, int config, DevMatrix **out) {
 void release(DevMatrix *m) {
   if (m == nullptr) return;
   if (m->graph != nullptr) cudaGraphExecDestroy(m->graph);
-  for (auto &g : m->bits_graphs) cudaGraphExecDestroy(g.second);
   dev_free(m->mem, m->mem_bytes);
   delete m;
 }
@@ -1185,25 +1184,9 @@ int run_bits(DevMatrix *m, const Plan *plan, uint64_t plan_id, const k2_product 
     key.structural = mask->structural;
     key.complement = mask->complement;
   }
-  auto &cache = m->bits_graphs;
-  for (size_t i = 0; i < cache.size(); i++) {
-    if (!(cache[i].first == key)) continue;
-    std::pair<BitsKey, cudaGraphExec_t> hit = cache[i];
-    cache.erase(cache.begin() + (ptrdiff_t)i);
-    cache.push_back(hit);
-    K2CU_TRY("launching the recorded product", cudaGraphLaunch(hit.second, s));
-    return 0;
-  }
-  if (cache.size() >= kBitsGraphs) {
-    cudaGraphExecDestroy(cache.front().second);
-    cache.erase(cache.begin());
-  }
-  cudaGraphExec_t exec = nullptr;
-  const int rc = record_and_launch(&exec, s, "recording and launching the product", [&]() {
+  return m->bits_graphs.launch(key, s, "recording and launching the product", [&]() {
     return enqueue_bits(m, plan, D, mask, w, n_in, n_out, ws, cnt, mode, s);
   });
-  if (exec != nullptr) cache.push_back({key, exec});
-  return rc;
 }
 
 // A batch on device vectors (K2_mxm_device): the mask becomes skip bytes per (index, vector)
@@ -1576,6 +1559,42 @@ int k2_cuda_vector_extract(void *w, uint8_t *wp, const void *u, const uint8_t *u
   const unsigned long long *h = (const unsigned long long *)g_host;
   *bad = h[0];
   *w_nvals = h[1];
+  return 0;
+}
+
+int k2_cuda_vector_list(const void *x, const uint8_t *xp, uint64_t n, uint32_t ts, uint64_t nvals, uint64_t *list,
+                        void *vals) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
+  if (n == 0 || nvals == 0) return 0;
+  // in the workspace: the selection's temporary, the list, the values, the count
+  const uint64_t temp = select_temp_bytes(n);
+  if (temp == 0) return fail(kGrbPanic, "CUDA engine: no temporary size for listing %llu entries", (unsigned long long)n);
+  const uint64_t at_list = align_up(temp), at_vals = at_list + align_up(nvals * 8),
+                 at_cnt = at_vals + align_up(nvals * ts);
+  int rc = ensure_workspace(at_cnt + 8);
+  if (rc == 0) rc = ensure_staging(nvals * (8 + ts) + 8);
+  if (rc != 0) return rc;
+  char *ws = (char *)g_ws;
+  cudaStream_t s = g_stream;
+  unsigned long long *cnt = (unsigned long long *)(ws + at_cnt);
+  K2CU_TRY("listing a device vector's entries", cudaMemsetAsync(cnt, 0, 8, s));
+  K2CU_TRY("listing a device vector's entries",
+           launch_list_outputs(ws, temp, xp, n, (uint64_t *)(ws + at_list), cnt, x, ts, ws + at_vals, s));
+  char *h = (char *)g_host;
+  K2CU_TRY("copying the entries to the host", cudaMemcpyAsync(h, cnt, 8, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("copying the entries to the host",
+           cudaMemcpyAsync(h + 8, ws + at_list, nvals * 8, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("copying the entries to the host",
+           cudaMemcpyAsync(h + 8 + nvals * 8, ws + at_vals, nvals * ts, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("copying the entries to the host", cudaStreamSynchronize(s));
+  uint64_t found;
+  memcpy(&found, h, 8);
+  if (found != nvals)
+    return fail(kGrbPanic, "CUDA engine: the vector holds %llu entries, not the %llu it counted",
+                (unsigned long long)found, (unsigned long long)nvals);
+  memcpy(list, h + 8, nvals * 8);
+  memcpy(vals, h + 8 + nvals * 8, nvals * ts);
   return 0;
 }
 

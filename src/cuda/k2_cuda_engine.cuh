@@ -63,6 +63,86 @@ struct BitsKey {
 };
 constexpr size_t kBitsGraphs = 4;
 
+// Launch *exec on s, recording it first (from what `launches` enqueues) when it is NULL: a
+// sequence replayed many times costs one launch instead of one per kernel.
+template <typename F>
+int record_and_launch(cudaGraphExec_t *exec, cudaStream_t s, const char *what, F &&launches) {
+  if (*exec == nullptr) {
+    K2CU_TRY(what, cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    const int rc = launches();
+    cudaGraph_t graph = nullptr;
+    const cudaError_t e = cudaStreamEndCapture(s, &graph);
+    if (rc != 0) {
+      if (graph != nullptr) cudaGraphDestroy(graph);
+      return rc;
+    }
+    if (e != cudaSuccess) return cuda_fail(e, what);
+    const cudaError_t ie = cudaGraphInstantiate(exec, graph, 0);
+    cudaGraphDestroy(graph);
+    if (ie != cudaSuccess) {
+      *exec = nullptr;
+      return cuda_fail(ie, what);
+    }
+  }
+  K2CU_TRY(what, cudaGraphLaunch(*exec, s));
+  return 0;
+}
+
+// Recorded graphs that a whole-algorithm call owns, destroyed when it returns.
+template <int N>
+struct OwnedGraphs {
+  cudaGraphExec_t g[N] = {};
+  ~OwnedGraphs() {
+    for (cudaGraphExec_t e : g)
+      if (e != nullptr) cudaGraphExecDestroy(e);
+  }
+};
+
+
+// Recorded graphs by what they were recorded for (K: compared bytewise, zeroed before its fields
+// are set), the most recently used last; at most `cap` kept.
+template <typename K, size_t cap>
+struct GraphCache {
+  std::vector<std::pair<K, cudaGraphExec_t>> items;
+  GraphCache() = default;
+  GraphCache(const GraphCache &) = delete;
+  GraphCache &operator=(const GraphCache &) = delete;
+  ~GraphCache() {
+    for (auto &i : items) cudaGraphExecDestroy(i.second);
+  }
+  // Launch the graph recorded for key, recording it from `launches` on first use.
+  template <typename F>
+  int launch(const K &key, cudaStream_t s, const char *what, F &&launches) {
+    for (size_t i = 0; i < items.size(); i++) {
+      if (memcmp(&items[i].first, &key, sizeof key) != 0) continue;
+      std::pair<K, cudaGraphExec_t> hit = items[i];
+      items.erase(items.begin() + (ptrdiff_t)i);
+      items.push_back(hit);
+      K2CU_TRY(what, cudaGraphLaunch(hit.second, s));
+      return 0;
+    }
+    if (items.size() >= cap) {
+      cudaGraphExecDestroy(items.front().second);
+      items.erase(items.begin());
+    }
+    cudaGraphExec_t exec = nullptr;
+    const int rc = record_and_launch(&exec, s, what, launches);
+    if (exec != nullptr) items.push_back({key, exec});
+    return rc;
+  }
+};
+
+// What a recorded level of the single-source BFS reads: the workspace and its layout, the
+// results, the traversal (mode: pruned by the frontier 1, the unvisited 2) and the frontier side.
+struct BfsKey {
+  uint64_t ws_gen, plan_id, capacity;
+  const void *ws, *frontier, *host, *level, *lp, *parent, *pp;
+  double w;
+  uint32_t lts, pts;
+  int mode, side;
+  bool left, fast;
+};
+
 struct DevMatrix {
   int config;
   uint64_t nrows, ncols;
@@ -83,7 +163,8 @@ struct DevMatrix {
   cudaGraphExec_t graph = nullptr;
   GraphKey graph_key;
   // recorded products of Boolean batches as words of bits (BitsKey), the most recent last
-  std::vector<std::pair<struct BitsKey, cudaGraphExec_t>> bits_graphs;
+  GraphCache<BitsKey, kBitsGraphs> bits_graphs;
+  GraphCache<BfsKey, 16> bfs_graphs;  // levels of single-source BFS runs, kept across calls
 };
 
 bool ensure_init();
@@ -141,41 +222,6 @@ int enqueue_pruned(const DevMatrix *m, const k2_product *D, const SparsePlan &sp
 // nodes than the frontier, and in *expanded the internal nodes it expanded.
 bool frontier_overflowed(const DevMatrix *m, const SparsePlan &sp, const unsigned long long *hcnt,
                          uint64_t *expanded);
-
-// Launch *exec on s, recording it first (from what `launches` enqueues) when it is NULL: a
-// sequence replayed many times costs one launch instead of one per kernel.
-template <typename F>
-int record_and_launch(cudaGraphExec_t *exec, cudaStream_t s, const char *what, F &&launches) {
-  if (*exec == nullptr) {
-    K2CU_TRY(what, cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    const int rc = launches();
-    cudaGraph_t graph = nullptr;
-    const cudaError_t e = cudaStreamEndCapture(s, &graph);
-    if (rc != 0) {
-      if (graph != nullptr) cudaGraphDestroy(graph);
-      return rc;
-    }
-    if (e != cudaSuccess) return cuda_fail(e, what);
-    const cudaError_t ie = cudaGraphInstantiate(exec, graph, 0);
-    cudaGraphDestroy(graph);
-    if (ie != cudaSuccess) {
-      *exec = nullptr;
-      return cuda_fail(ie, what);
-    }
-  }
-  K2CU_TRY(what, cudaGraphLaunch(*exec, s));
-  return 0;
-}
-
-// Recorded graphs that a whole-algorithm call owns, destroyed when it returns.
-template <int N>
-struct OwnedGraphs {
-  cudaGraphExec_t g[N] = {};
-  ~OwnedGraphs() {
-    for (cudaGraphExec_t e : g)
-      if (e != nullptr) cudaGraphExecDestroy(e);
-  }
-};
 
 }  // namespace k2cu
 

@@ -204,6 +204,11 @@ int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, 
 // per iteration. *touched: whether rank was written (on a failure it is then left empty).
 int k2_cuda_pagerank(const k2_view *A, void *device, const float *d, const uint8_t *sink, float damping, float tol,
                      int itermax, float *rank, uint8_t *rank_present, int *iters, float *rdiff, bool *touched);
+// The nvals present entries of x (n values of ts bytes, presence xp; device pointers), ascending:
+// their indices into list and values into vals (host arrays of nvals entries). One wait; an
+// error if x holds another number of entries.
+int k2_cuda_vector_list(const void *x, const uint8_t *xp, uint64_t n, uint32_t ts, uint64_t nvals, uint64_t *list,
+                        void *vals);
 // w[i] = u[I[i]] where I[i] is present (I of INT32 or INT64 values: index64), u[I[i]] is
 // present and 0 <= I[i] < nu; w absent elsewhere (w must not be u: the caller writes a spare).
 // Waits: *bad = the present indices outside [0, nu), *w_nvals = the entries of w.

@@ -175,6 +175,11 @@ int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, 
   if (reached) *reached = K2_CUDA_NVALS_UNKNOWN;
   return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
+int k2_cuda_vector_list(const void *x, const uint8_t *xp, uint64_t n, uint32_t ts, uint64_t nvals, uint64_t *list,
+                        void *vals) {
+  (void)x, (void)xp, (void)n, (void)ts, (void)nvals, (void)list, (void)vals;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
 int k2_cuda_vector_extract(void *w, uint8_t *wp, const void *u, const uint8_t *up, uint64_t nu,
                            const void *I, const uint8_t *Ip, bool index64, uint32_t ts, uint64_t n,
                            uint64_t *bad, uint64_t *w_nvals) {
