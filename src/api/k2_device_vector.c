@@ -341,7 +341,8 @@ GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
       info = GxB_Vector_pack_CSC(w, &list, &vals, nv * sizeof *list, nv * v->ts, false, nv, false, NULL);
       if (info != GrB_SUCCESS) {
         GrB_Vector_free(&w);
-        info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
+        info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector of %llu entries failed", fn,
+                               (unsigned long long)nv);
       }
     }
     free(list);  // NULL once the vector took them
@@ -353,7 +354,9 @@ GrB_Info K2_DeviceVector_export(GrB_Vector *u, const K2_DeviceVector v) {
   GrB_Info info = k2_dvec_download(&X, &B, &nvals, v, fn);
   if (info == GrB_SUCCESS) {
     info = k2_bridge_vector_from_bitmap(&w, v->type, v->n, &X, &B, nvals);
-    if (info != GrB_SUCCESS) info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector failed", fn);
+    if (info != GrB_SUCCESS)
+      info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Vector of %llu entries (size %llu) failed",
+                             fn, (unsigned long long)nvals, (unsigned long long)v->n);
   }
   free(X);  // NULL once the vector took them
   free(B);

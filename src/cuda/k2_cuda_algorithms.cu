@@ -326,7 +326,6 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   key.ws = ws;
   key.frontier = F;
   key.capacity = capacity;
-  key.host = g_host;
   key.level = level;
   key.lp = lp;
   key.parent = parent;
@@ -360,10 +359,6 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
       K2CU_TRY("clearing the count", cudaMemsetAsync(cnt, 0, 8, s));
       K2CU_TRY("recording the new frontier",
                launch_bfs_one_visit(to, V, n, level, lp, lts, parent, pp, pts, cand, k, cnt, s));
-      K2CU_TRY("copying the counters to the host",
-               cudaMemcpyAsync(g_host, counters, ncnt * 8, cudaMemcpyDeviceToHost, s));
-      K2CU_TRY("copying the count to the host",
-               cudaMemcpyAsync((char *)g_host + ncnt * 8, cnt, 8, cudaMemcpyDeviceToHost, s));
       return 0;
     };
     key.mode = mode;
@@ -371,6 +366,11 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
     int rc = g_settings.graphs ? m->bfs_graphs.launch(key, s, "recording and launching a BFS level", launches)
                                : launches();
     if (rc != 0) return rc;
+    // outside the graph: a copy to pinned memory that was freed and pinned again at the same
+    // address (the staging buffer grows) must not replay into the old pages
+    K2CU_TRY("copying the counters to the host", cudaMemcpyAsync(g_host, counters, ncnt * 8, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("copying the count to the host",
+             cudaMemcpyAsync((char *)g_host + ncnt * 8, cnt, 8, cudaMemcpyDeviceToHost, s));
     K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
     const unsigned long long *h = (const unsigned long long *)g_host;
     uint64_t expanded = 0;

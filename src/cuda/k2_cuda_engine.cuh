@@ -136,7 +136,7 @@ struct GraphCache {
 // results, the traversal (mode: pruned by the frontier 1, the unvisited 2) and the frontier side.
 struct BfsKey {
   uint64_t ws_gen, plan_id, capacity;
-  const void *ws, *frontier, *host, *level, *lp, *parent, *pp;
+  const void *ws, *frontier, *level, *lp, *parent, *pp;
   double w;
   uint32_t lts, pts;
   int mode, side;
