@@ -44,6 +44,7 @@ typedef struct {
   GrB_Index n, nvals;
   double tload;
   double tinit, tupload;  // with a GPU: the CUDA context's creation and the tree's upload (else -1)
+  double tstart;          // when the command began (elapsed_seconds: from here to the report)
   k2_cli_report r;
   bool disagree;  // --check found a difference
   char msg[K2_MSG_LEN];
@@ -53,6 +54,7 @@ typedef struct {
 static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const char *usage, int argc,
                      char **argv) {
   memset(R, 0, sizeof *R);
+  R->tstart = k2_cli_now();
   int rc = k2_cli_parse(&R->o, cmd, allowed, 1, 1, usage, argc, argv);
   if (rc >= 0) return rc;
   if (R->o.vertices != NULL && !R->o.ldbc) return k2_cli_error(&R->o, K2_CLI_USAGE, "--vertices goes with --ldbc");
@@ -124,6 +126,8 @@ static void run_report_check(k2_cli_run *R, bool passed) {
 // after an error (its one line is on stderr).
 static int run_end(k2_cli_run *R, int rc) {
   if (rc == 0 || R->disagree) {
+    // everything so far: parsing, initialisation, reading, the trials and writing --out
+    k2_cli_rep_num(&R->r, "elapsed_seconds", "%.6f", k2_cli_now() - R->tstart);
     k2_cli_rep_tail(&R->r);
     k2_cli_rep_print(&R->o, &R->r);
   }
