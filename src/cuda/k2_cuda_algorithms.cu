@@ -234,7 +234,7 @@ int bfs_one(const k2_view *A, void *device, bool left, uint64_t src, void *level
     if (rc != 0) return rc;
   }
   // the workspace: the plan's scratch; the pruned traversal's counters, stripe bitmaps and
-  // frontiers, as wide as the widest level (so that no level overflows); then F, N, V (n bytes
+  // frontiers (as wide as the widest level, at most g_frontier_max nodes); then F, N, V (n bytes
   // each), the parents found (n x pts), the level number and the count
   const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
   k2_product D;
@@ -247,6 +247,7 @@ int bfs_one(const k2_view *A, void *device, bool left, uint64_t src, void *level
   if (may_prune) {
     widest.prune_in = widest.prune_out = true;
     for (uint32_t t = m->top_level; t < m->levels; t++) widest.capacity = std::max(widest.capacity, level_width(m, t));
+    widest.capacity = std::min(widest.capacity, g_frontier_max);  // a level that holds more runs again in full
     widest.bitmap_bytes = align_up(((UINT64_C(1) << m->levels) + 7) / 8);
   }
   SparseLayout L;
@@ -335,14 +336,15 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   key.pts = pts;
   key.left = left;
   key.fast = g_settings.fast_leaf;
-  for (uint64_t lev = 1; lev <= n; lev++) {
+  bool full_again = false;  // the last pruned traversal overflowed its frontier: this level in full
+  for (uint64_t lev = 1; lev <= n;) {
     const int side = (int)(lev & 1);
     uint8_t *from = side ? F : N, *to = side ? N : F;
     D.x = from;
     D.x_present = from;
     D.y_present = to;
     SparsePlan sp;
-    if (capacity != 0) {
+    if (capacity != 0 && !full_again) {
       sparse_plan(A, m, plan, &D, frontier, n - total, &sp);
       sp.capacity = capacity;
     }
@@ -358,7 +360,9 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
       if (r != 0) return r;
       K2CU_TRY("clearing the count", cudaMemsetAsync(cnt, 0, 8, s));
       K2CU_TRY("recording the new frontier",
-               launch_bfs_one_visit(to, V, n, level, lp, lts, parent, pp, pts, cand, k, cnt, s));
+               launch_bfs_one_visit(to, V, n, level, lp, lts, parent, pp, pts, cand, k, cnt,
+                                    mode != 0 ? counters + m->top_level : nullptr, m->levels - m->top_level,
+                                    capacity, s));
       return 0;
     };
     key.mode = mode;
@@ -374,12 +378,12 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
     K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
     const unsigned long long *h = (const unsigned long long *)g_host;
     uint64_t expanded = 0;
-    if (mode != 0 && frontier_overflowed(m, sp, h, &expanded))  // cannot happen: as wide as the widest level
-      return fail(kGrbPanic, "CUDA engine: the BFS's pruned frontier overflowed at level %llu",
-                  (unsigned long long)lev);
+    full_again = mode != 0 && frontier_overflowed(m, sp, h, &expanded);  // nothing was recorded
+    if (full_again) continue;
     frontier = h[ncnt];
     if (frontier == 0) break;
     total += frontier;
+    lev++;
   }
   *reached = total;
   return 0;

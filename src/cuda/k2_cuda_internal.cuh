@@ -213,12 +213,14 @@ cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32
 // A single-source BFS on bytes: seed F and V with src (level 0, its own parent; *k = 1); after a
 // level's traversal into N (cand: the parents found, pts bytes), V |= N, level (lts bytes, or
 // NULL) = *k and parent (pts bytes, or NULL) = cand where N is set, *count += N's entries, then
-// *k += 1.
+// *k += 1 where *count is not 0. Nothing where one of frontier_counts[0, nlevels) (a pruned
+// traversal's, or NULL) exceeds capacity: that level runs again.
 cudaError_t launch_bfs_one_seed(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
                                 void *parent, uint8_t *pp, uint32_t pts, int64_t *k, cudaStream_t s);
 cudaError_t launch_bfs_one_visit(const uint8_t *N, uint8_t *V, uint64_t n, void *level, uint8_t *lp, uint32_t lts,
                                  void *parent, uint8_t *pp, uint32_t pts, const void *cand, int64_t *k,
-                                 unsigned long long *count, cudaStream_t s);
+                                 unsigned long long *count, const unsigned long long *frontier_counts,
+                                 uint32_t nlevels, uint64_t capacity, cudaStream_t s);
 // PageRank between its products: w = t ./ d; r = teleport + y with teleport = scaled +
 // damping_over_n * *sink_sum (scaled alone when sink_sum is NULL), *diff += sum |t - r|.
 // t = r, w = r ./ d and *sink_sum += the sum of r where sink (not NULL), in one pass.

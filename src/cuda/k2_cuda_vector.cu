@@ -169,7 +169,13 @@ __global__ void bfs_one_seed_kernel(uint64_t src, uint8_t *F, uint8_t *V, void *
 // each found, pts bytes), N joins V with the level *k and its parent; *count += N's entries.
 __global__ void bfs_one_visit_kernel(const uint8_t *N, uint8_t *V, uint64_t n, void *level, uint8_t *lp, uint32_t lts,
                                      void *parent, uint8_t *pp, uint32_t pts, const void *cand, const int64_t *k,
-                                     unsigned long long *count) {
+                                     unsigned long long *count, const unsigned long long *frontier_counts,
+                                     uint32_t nlevels, uint64_t capacity) {
+  // a pruned traversal whose frontier overflowed found only part of N: the level runs again in
+  // full, so nothing is recorded now (the test is the same for every thread)
+  if (frontier_counts != nullptr)
+    for (uint32_t t = 0; t < nlevels; t++)
+      if (frontier_counts[t] > capacity) return;
   unsigned long long c = 0;
   const int64_t lk = *k;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
@@ -191,7 +197,10 @@ __global__ void bfs_one_visit_kernel(const uint8_t *N, uint8_t *V, uint64_t n, v
   block_add<unsigned long long>(c, count);  // every thread reaches here: `continue` stays in the loop
 }
 
-__global__ void bfs_one_next_level_kernel(int64_t *k) { *k += 1; }
+// The next level's number, unless the level found nothing (or is to run again in full).
+__global__ void bfs_one_next_level_kernel(int64_t *k, const unsigned long long *count) {
+  if (*count != 0) *k += 1;
+}
 
 // PageRank's steps between products, in the host's order of float operations (no contraction
 // into FMA). The start of an iteration in one pass: t = r, w = t ./ d, and the sinks' rank
@@ -445,13 +454,14 @@ cudaError_t launch_bfs_one_seed(uint64_t src, uint8_t *F, uint8_t *V, void *leve
 
 cudaError_t launch_bfs_one_visit(const uint8_t *N, uint8_t *V, uint64_t n, void *level, uint8_t *lp, uint32_t lts,
                                  void *parent, uint8_t *pp, uint32_t pts, const void *cand, int64_t *k,
-                                 unsigned long long *count, cudaStream_t s) {
+                                 unsigned long long *count, const unsigned long long *frontier_counts,
+                                 uint32_t nlevels, uint64_t capacity, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   bfs_one_visit_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(N, V, n, level, lp, lts, parent, pp, pts, cand, k,
-                                                                 count);
+                                                                 count, frontier_counts, nlevels, capacity);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return e;
-  bfs_one_next_level_kernel<<<1, 1, 0, s>>>(k);
+  bfs_one_next_level_kernel<<<1, 1, 0, s>>>(k, count);
   return cudaGetLastError();
 }
 

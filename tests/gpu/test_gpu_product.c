@@ -1609,6 +1609,12 @@ static void test_device_bfs(void **state) {
       snprintf(what, sizeof what, "random graph %d, one call, pruning %d", g, prunes[q]);
       bfs_device_check(A, sizes[g][0], 5, K2_BFS_AUTO, what);
     }
+    // every pruned level overflowing a frontier of 4 nodes runs again in full
+    set_prune(K2_CUDA_PRUNE_ALWAYS);
+    const uint64_t was = k2_cuda_set_frontier_max(4);
+    snprintf(what, sizeof what, "random graph %d, one call, frontiers of 4 nodes", g);
+    bfs_device_check(A, sizes[g][0], 5, K2_BFS_AUTO, what);
+    k2_cuda_set_frontier_max(was);
     set_prune(K2_CUDA_PRUNE_AUTO);
     K2_ASSERT_OK(K2_Matrix_free(&A));
     k2_coo_free(&L);
