@@ -12,7 +12,7 @@
 // test_semirings: matrices with cliques and random edges, every native semiring through K2_mxv
 // and K2_vxm on both CPU engines, dense and sparse inputs and masks (the pruned traversal):
 // equal to the plain tree's reference result; one of them large enough for a multi-threaded
-// plan with a full node above the task level.
+// plan with a full node above the task level; compressed leaves with full blocks.
 // test_images: .k2 images: version 4 with flag bit 2 only with full blocks, read back equal and
 // written back byte for byte; version/flag mismatches, a full mark in an image without full
 // blocks, a full node across the border, a full root of a matrix smaller than its side, a
@@ -588,6 +588,19 @@ static void test_semirings(void **state) {
       char name[64];
       snprintf(name, sizeof name, "cliques 1000, leaf_log %u", leaf_log);
       compare_semirings(P, F, name, true);
+      if (leaf_log == 2) {  // with compressed leaves too: the products' leaf cursor skips full nodes
+        K2_Format fc;
+        K2_Format_default(&fc);
+        fc.leaf_log = 2;
+        fc.compress_leaves = true;
+        fc.full_blocks = true;
+        K2_Matrix C = k2_test_matrix(&L, &fc);
+        assert_non_null(C->tree.leaf_codes);
+        assert_int_equal(C->tree.n_full, F->tree.n_full);
+        K2_ASSERT_OK(K2_Matrix_setEdgeWeight(C, 2));
+        compare_semirings(P, C, "cliques 1000, compressed 4x4 leaves", false);
+        K2_Matrix_free(&C);
+      }
       K2_Matrix_free(&P);
       K2_Matrix_free(&F);
     }
