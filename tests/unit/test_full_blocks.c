@@ -12,7 +12,8 @@
 // test_semirings: matrices with cliques and random edges, every native semiring through K2_mxv
 // and K2_vxm on both CPU engines, dense and sparse inputs and masks (the pruned traversal):
 // equal to the plain tree's reference result; one of them large enough for a multi-threaded
-// plan with a full node above the task level; compressed leaves with full blocks.
+// plan with a full node above the task level; compressed leaves and cached bottom codes with
+// full blocks.
 // test_images: .k2 images: version 4 with flag bit 2 only with full blocks, read back equal and
 // written back byte for byte; version/flag mismatches, a full mark in an image without full
 // blocks, a full node across the border, a full root of a matrix smaller than its side, a
@@ -600,6 +601,25 @@ static void test_semirings(void **state) {
         K2_ASSERT_OK(K2_Matrix_setEdgeWeight(C, 2));
         compare_semirings(P, C, "cliques 1000, compressed 4x4 leaves", false);
         K2_Matrix_free(&C);
+      }
+      {  // with the bottom codes cached: the OpenMP engine's paths from them would miss the marks
+        K2_Format fb;
+        K2_Format_default(&fb);
+        fb.leaf_log = leaf_log;
+        fb.cache_bottom_codes = true;
+        fb.full_blocks = true;
+        K2_Matrix B = k2_test_matrix(&L, &fb);
+        assert_non_null(B->tree.bottom_codes);
+        K2_ASSERT_OK(K2_Matrix_setEdgeWeight(B, 2));
+        compare_semirings(P, B, "cliques 1000, bottom codes cached", false);
+        k2_coo_list canon = L;
+        k2_coo_alloc(&canon, L.nrows, L.ncols, L.nvals);
+        memcpy(canon.I, L.I, L.nvals * 4);
+        memcpy(canon.J, L.J, L.nvals * 4);
+        k2_coo_canonical(&canon);
+        k2_assert_same_pattern(B, &canon);  // the tuples read the bottom codes too
+        k2_coo_free(&canon);
+        K2_Matrix_free(&B);
       }
       K2_Matrix_free(&P);
       K2_Matrix_free(&F);
