@@ -103,10 +103,14 @@ static inline k2_fv k2_fv_add(k2_type t, k2_monoid m, k2_fv a, k2_fv b) {
                                 : (b.i64 > a.i64 ? b.i64 : a.i64);
       break;
     case K2_T_FP32:
-      r.f32 = m == K2_MON_PLUS ? a.f32 + b.f32 : m == K2_MON_MIN ? K2_FV_MIN(a.f32, b.f32) : K2_FV_MAX(a.f32, b.f32);
+      r.f32 = m == K2_MON_PLUS  ? a.f32 + b.f32
+              : m == K2_MON_MIN ? K2_FV_MIN(a.f32, b.f32)
+                                : K2_FV_MAX(a.f32, b.f32);
       break;
     default:
-      r.f64 = m == K2_MON_PLUS ? a.f64 + b.f64 : m == K2_MON_MIN ? K2_FV_MIN(a.f64, b.f64) : K2_FV_MAX(a.f64, b.f64);
+      r.f64 = m == K2_MON_PLUS  ? a.f64 + b.f64
+              : m == K2_MON_MIN ? K2_FV_MIN(a.f64, b.f64)
+                                : K2_FV_MAX(a.f64, b.f64);
       break;
   }
   return r;

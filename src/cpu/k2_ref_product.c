@@ -3,9 +3,10 @@
 //
 // Written to be obviously correct, not fast, and independently of the OpenMP and CUDA engines:
 // it computes every node's first child by its own prefix sum over all signatures (no directory,
-// no top level, no bottom codes), descends the tree recursively (a full node: every cell of its block), and folds each contribution
-// with scalar code that handles one value at a time in 64-bit integer or double precision,
-// rounding to the product's type after every operation (exactly what float arithmetic gives).
+// no top level, no bottom codes), descends the tree recursively (a full node, K2_Format
+// .full_blocks: every cell of its block), and folds each contribution with scalar code that
+// handles one value at a time in 64-bit integer or double precision, rounding to the product's
+// type after every operation (exactly what float arithmetic gives).
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
