@@ -834,8 +834,8 @@ GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix 
   if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
   if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  k2_view view;
-  k2_tree_view(&view, &A->tree, A->weight);
+  k2_view view;  // full blocks: the device holds them expanded
+  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
   // written in place: the engine allocates before its first write, so only a device fault can
   // leave the results half-written, and then they are marked empty
   uint64_t reached = 0;
