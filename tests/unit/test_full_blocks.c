@@ -600,6 +600,7 @@ static void test_semirings(void **state) {
         assert_int_equal(C->tree.n_full, F->tree.n_full);
         K2_ASSERT_OK(K2_Matrix_setEdgeWeight(C, 2));
         compare_semirings(P, C, "cliques 1000, compressed 4x4 leaves", false);
+        check_expansion(C, P);  // what the CUDA engine uploads: the leaves decoded
         K2_Matrix_free(&C);
       }
       {  // with the bottom codes cached: the OpenMP engine's paths from them would miss the marks
