@@ -1,7 +1,7 @@
 // bench_core.c: construction rate, sizes and CPU product times against SuiteSparse:GraphBLAS.
 // SPDX-License-Identifier: Apache-2.0
 //
-// usage: bench_core [--reps N] [--csv FILE] [--no-ref] [--compress-leaves] GRAPH...
+// usage: bench_core [--reps N] [--csv FILE] [--no-ref] [--compress-leaves] [--full-blocks] GRAPH...
 //   GRAPH: a graph file (any format K2_Edges_read takes, e.g. ../shared/data/cnr-2000/cnr-2000)
 //          or a generator: rmat:SCALE[:EDGEFACTOR][:perm], web:NODES, grid:ROWS:COLS,
 //          uniform:NODES:EDGES
@@ -15,6 +15,8 @@
 // --compress-leaves: also the matrix with compressed 4x4 leaves (K2_Format.compress_leaves),
 // timed in the same rounds: its build rate, bits per edge and OpenMP products ("CL" columns;
 // ratios against the plain tree's).
+// --full-blocks: also the matrix with full blocks (K2_Format.full_blocks, 2x2 leaves), timed in
+// the same rounds ("FB" columns, as the CL ones); its right product joins the agreement check.
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -109,7 +111,7 @@ static GrB_Info load_graph(K2_Edges *E, const char *spec, char *name, size_t cap
 
 int main(int argc, char **argv) {
   int reps = 11;
-  bool run_ref = true, leaf_codes = false;
+  bool run_ref = true, leaf_codes = false, full_blocks = false;
   const char *csv_path = NULL;
   int first = 1;
   for (; first < argc && argv[first][0] == '-'; first++) {
@@ -117,6 +119,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[first], "--csv") == 0 && first + 1 < argc) csv_path = argv[++first];
     else if (strcmp(argv[first], "--no-ref") == 0) run_ref = false;
     else if (strcmp(argv[first], "--compress-leaves") == 0) leaf_codes = true;
+    else if (strcmp(argv[first], "--full-blocks") == 0) full_blocks = true;
     else {
       fprintf(stderr, "usage: %s [--reps N] [--csv FILE] [--no-ref] GRAPH...\n", argv[0]);
       return 2;
@@ -141,6 +144,8 @@ int main(int argc, char **argv) {
          "ratio", "k2+B L", "ratio");
   if (leaf_codes)
     printf(" | %8s %6s %9s %6s %9s %6s", "CL Me/s", "CL b/e", "CL R ms", "/plain", "CL L ms", "/plain");
+  if (full_blocks)
+    printf(" | %8s %6s %9s %6s %9s %6s", "FB Me/s", "FB b/e", "FB R ms", "/plain", "FB L ms", "/plain");
   printf("\n");
   for (int g = first; g < argc; g++) {
     K2_Edges E;
@@ -212,12 +217,27 @@ int main(int argc, char **argv) {
       CHECK(K2_Matrix_memoryUsage(&uc, Ac));
       cl_bpe = nv ? 8.0 * (double)(uc.tree + uc.directory + uc.top) / (double)nv : 0;
     }
+    // full blocks (--full-blocks), its build timed as the plain tree's
+    K2_Matrix Ab = NULL;
+    double fb_build = NAN, fb_bpe = NAN;
+    if (full_blocks) {
+      K2_Format fmt;
+      K2_Format_default(&fmt);
+      fmt.full_blocks = true;
+      CHECK(K2_Matrix_new_format(&Ab, E.nrows, E.ncols, &fmt));
+      t0 = now();
+      CHECK(K2_Matrix_build_32(Ab, E.I, E.J, E.nvals));
+      fb_build = now() - t0;
+      K2_MemoryUsage ub;
+      CHECK(K2_Matrix_memoryUsage(&ub, Ab));
+      fb_bpe = nv ? 8.0 * (double)(ub.tree + ub.directory + ub.top) / (double)nv : 0;
+    }
     GrB_Index nrows = E.nrows, ncols = E.ncols;
     K2_Edges_free(&E);
 
     // ---- vectors
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
-    float *yr = malloc(n * sizeof(float));
+    float *yr = malloc(n * sizeof(float)), *yb = malloc(n * sizeof(float));
     for (GrB_Index i = 0; i < n; i++) x[i] = (float)((i * 2654435761u) % 1000) / 1000.0f;
     GrB_Vector xr = NULL, xc = NULL, w = NULL;
     CHECK(GrB_Vector_new(&xc, GrB_FP32, ncols));
@@ -232,8 +252,8 @@ int main(int argc, char **argv) {
     double omp_r, omp_l, grb_r, grb_l, ref_r = NAN, ref_l = NAN;
     // interleave the engines rep by rep so that noise hits both alike
     double *tb = malloc((size_t)reps * sizeof(double)), *tc = malloc((size_t)reps * sizeof(double));
-    double *td = malloc((size_t)reps * sizeof(double));
-    double ompf_r, ompf_l, cl_r = NAN, cl_l = NAN;
+    double *td = malloc((size_t)reps * sizeof(double)), *te = malloc((size_t)reps * sizeof(double));
+    double ompf_r, ompf_l, cl_r = NAN, cl_l = NAN, fb_r = NAN, fb_l = NAN;
     CHECK(K2_set_engine(K2_ENGINE_OPENMP));
     for (int r = 0; r < reps; r++) {
       GrB_Vector_free(&w);
@@ -253,8 +273,14 @@ int main(int argc, char **argv) {
         CHECK(K2_dense_mxv(yr, Ac, x, K2_PLUS_TIMES, GrB_FP32));
         td[r] = now() - t0;
       }
+      if (Ab != NULL) {
+        t0 = now();
+        CHECK(K2_dense_mxv(yb, Ab, x, K2_PLUS_TIMES, GrB_FP32));
+        te[r] = now() - t0;
+      }
     }
     if (Ac != NULL) cl_r = median(td, reps);
+    if (Ab != NULL) fb_r = median(te, reps);
     omp_r = median(ta, reps);
     ompf_r = median(tc, reps);
     grb_r = median(tb, reps);
@@ -267,6 +293,10 @@ int main(int argc, char **argv) {
       if (d > maxrel) maxrel = d;
       d = fabs((double)v - (double)yr[i]) / fmax(1e-30, fmax(fabs((double)v), 1.0));
       if (d > maxrel) maxrel = d;
+      if (Ab != NULL) {
+        d = fabs((double)v - (double)yb[i]) / fmax(1e-30, fmax(fabs((double)v), 1.0));
+        if (d > maxrel) maxrel = d;
+      }
     }
     for (int r = 0; r < reps; r++) {
       GrB_Vector_free(&w);
@@ -286,8 +316,14 @@ int main(int argc, char **argv) {
         CHECK(K2_dense_vxm(yr, x, Ac, K2_PLUS_TIMES, GrB_FP32));
         td[r] = now() - t0;
       }
+      if (Ab != NULL) {
+        t0 = now();
+        CHECK(K2_dense_vxm(yb, x, Ab, K2_PLUS_TIMES, GrB_FP32));
+        te[r] = now() - t0;
+      }
     }
     if (Ac != NULL) cl_l = median(td, reps);
+    if (Ab != NULL) fb_l = median(te, reps);
     omp_l = median(ta, reps);
     ompf_l = median(tc, reps);
     grb_l = median(tb, reps);
@@ -311,6 +347,9 @@ int main(int argc, char **argv) {
     if (Ac != NULL)
       printf(" | %8.2f %6.2f %9.3f %6.2f %9.3f %6.2f", (double)nv / cl_build / 1e6, cl_bpe,
              1e3 * cl_r, cl_r / omp_r, 1e3 * cl_l, cl_l / omp_l);
+    if (Ab != NULL)
+      printf(" | %8.2f %6.2f %9.3f %6.2f %9.3f %6.2f", (double)nv / fb_build / 1e6, fb_bpe,
+             1e3 * fb_r, fb_r / omp_r, 1e3 * fb_l, fb_l / omp_l);
     printf("\n");
     if (csv)
       fprintf(csv, "%s,%llu,%llu,%.4f,%.3f,%.0f,%.0f,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.4f,%.4f,%.4f,%.4f,"
@@ -326,11 +365,14 @@ int main(int argc, char **argv) {
     free(tb);
     free(tc);
     free(td);
+    free(te);
     K2_Matrix_free(&Af);
     K2_Matrix_free(&Ac);
+    K2_Matrix_free(&Ab);
     free(x);
     free(y);
     free(yr);
+    free(yb);
     GrB_Vector_free(&xr);
     GrB_Vector_free(&xc);
     GrB_Vector_free(&w);

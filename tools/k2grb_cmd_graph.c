@@ -6,7 +6,8 @@
 #include "k2grb_cli.h"
 
 #define K2_CLI_READ_OPTS \
-  "--format --symmetrize --transpose --one-based --remap --threads --leaf-log --compress-leaves"
+  "--format --symmetrize --transpose --one-based --remap --threads --leaf-log --compress-leaves " \
+  "--full-blocks"
 #define K2_CLI_READ_HELP                                                                  \
   "input options (every command):\n"                                                      \
   "  --format F     auto (default: from the name and first line), mtx, edges, metis,\n"  \
@@ -19,6 +20,8 @@
   "  --leaf-log N   build the tree with 2^N x 2^N leaves, N = 1 (default), 2, 3\n"           \
   "  --compress-leaves  store the leaves as codes of a vocabulary of their patterns\n"       \
   "                 (4x4 leaves unless --leaf-log says; .k2 format version 3)\n"            \
+  "  --full-blocks  mark the nodes whose whole block is ones (cliques, dense blocks) as full\n" \
+  "                 and store nothing below them (.k2 format version 4)\n"                 \
   "Options take their value as '--format mtx' or '--format=mtx'; '--' ends the options.\n"
 
 int k2grb_convert(int argc, char **argv) {
@@ -84,7 +87,8 @@ int k2grb_info(int argc, char **argv) {
       "usage: k2grb info FILE [options]\n"
       "Nodes, edges, tree levels, bits per edge and bytes by part of the k2-tree of FILE (signatures,\n"
       "leaves (compressed: vocabulary and codes), level offsets, directory, top codes and their\n"
-      "share of the signatures and leaves, cached bottom codes and other caches), against a CSR\n"
+      "share of the signatures and leaves, cached bottom codes and other caches; with full blocks\n"
+      "the full nodes and the bytes of signatures and leaves they save), against a CSR\n"
       "(64-bit row pointers, 32-bit columns) with FP32 values and a Boolean CSR.\n" K2_CLI_READ_HELP
       "  --json         print as JSON\n";
   k2_cli_opts o;
@@ -134,6 +138,10 @@ int k2grb_info(int argc, char **argv) {
       k2_cli_rep_num(&r, "leaf_patterns", "%llu", (unsigned long long)u.leaf_patterns);
       k2_cli_rep_num(&r, "bytes_leaf_vocabulary", "%llu", (unsigned long long)u.leaf_vocabulary);
       k2_cli_rep_num(&r, "bytes_leaf_codes", "%llu", (unsigned long long)(leaves - u.leaf_vocabulary));
+    }
+    if (u.full_nodes > 0) {  // full blocks: how many, and what the marks save
+      k2_cli_rep_num(&r, "full_nodes", "%llu", (unsigned long long)u.full_nodes);
+      k2_cli_rep_num(&r, "bytes_full_saved", "%llu", (unsigned long long)u.full_saved);
     }
     k2_cli_rep_num(&r, "bytes_level_offsets", "%llu", (unsigned long long)(u.tree - sig - leaves));
     k2_cli_rep_num(&r, "bytes_tree", "%llu", (unsigned long long)u.tree);

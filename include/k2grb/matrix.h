@@ -76,10 +76,16 @@ typedef struct {
                             // cnr-2000 and uk-2007-05@100000 take 26% and 31% less than with
                             // plain 2x2 leaves (docs/graphs.md); products read leaves more
                             // slowly (a few rank steps). The CUDA engine holds them decoded
+  bool full_blocks;         // mark an internal node whose whole block is ones (cliques, dense
+                            // blocks) as full, with signature 0, and store nothing below it. A
+                            // block that crosses the matrix's border is never full. A file then
+                            // has format version 4 (docs/k2-format.md). Every engine, query and
+                            // extraction reads the marks; the CUDA engine holds the tree
+                            // expanded to plain nodes
 } K2_Format;
 
 // The defaults: 2x2 leaves, directory and top level sized from the tree, no cached bottom codes,
-// plain leaves.
+// plain leaves, no full blocks.
 void K2_Format_default(K2_Format *fmt);
 
 //==============================================================================================
@@ -240,6 +246,10 @@ typedef struct {
   uint64_t leaf_bytes;
   uint64_t leaf_vocabulary;
   uint64_t leaf_patterns;
+  // full blocks (K2_Format.full_blocks): the nodes marked full, and the bytes of signatures and
+  // plain leaves that the same tree would take more without the marks
+  uint64_t full_nodes;
+  uint64_t full_saved;
 } K2_MemoryUsage;
 
 GrB_Info K2_Matrix_memoryUsage(K2_MemoryUsage *usage, K2_Matrix A);

@@ -668,8 +668,8 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   const bool mask_counted = mask != NULL && structure && !batch;
   if (mask_counted && (info = k2_dvec_nvals(&mnv, mask, fn)) != GrB_SUCCESS) return info;
 
-  k2_view view;
-  k2_tree_view(&view, &A->tree, A->weight);
+  k2_view view;  // full blocks: the device holds them expanded
+  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
   k2_product P;
   memset(&P, 0, sizeof P);
   k2_semiring_setup(&P, &c, A->weight);
@@ -773,8 +773,8 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
   if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
   if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  k2_view view;
-  k2_tree_view(&view, &A->tree, A->weight);
+  k2_view view;  // full blocks: the device holds them expanded
+  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
   // written in place, without a spare of n x nsources entries (the device memory is what the
   // tree saves): the engine allocates what it needs before its first write to dist, so only a
   // device fault can leave dist half-written, and then it is marked empty
@@ -837,8 +837,8 @@ GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix 
   if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
   if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  k2_view view;
-  k2_tree_view(&view, &A->tree, A->weight);
+  k2_view view;  // full blocks: the device holds them expanded
+  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
   // written in place: the engine allocates before its first write, so only a device fault can
   // leave the results half-written, and then they are marked empty
   uint64_t reached = 0;
@@ -894,8 +894,8 @@ GrB_Info K2_Device_pagerank(K2_DeviceVector rank, K2_Matrix A, const K2_DeviceVe
   if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
   if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  k2_view view;
-  k2_tree_view(&view, &A->tree, A->weight);
+  k2_view view;  // full blocks: the device holds them expanded
+  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
   bool touched = false;
   int it = 0;
   float diff = 0;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/k2_full_apply.h"
 #include "cpu/k2_omp_plan.h"
 #include "engine/k2_kernels.h"
 #include "engine/k2_values.h"
@@ -62,7 +63,9 @@ static void k2_omp_task_work(const k2_view *A, uint32_t lvl0, k2_omp_task *tasks
 #pragma omp parallel for schedule(dynamic, 16) if (ntasks > 64)
   for (uint64_t k = 0; k < ntasks; k++) {
     uint64_t lo = tasks[k].node, hi = lo + 1;
+    tasks[k].f_lo = tasks[k].f_hi = 0;
     for (uint32_t lvl = lvl0; lvl < A->levels; lvl++) {
+      if (lo == hi) break;  // below full nodes only: nothing (and no node to look up)
       if (lvl + 1 == A->levels) {
         tasks[k].f_lo = lo;
         tasks[k].f_hi = hi;
@@ -84,9 +87,13 @@ static int k2_omp_task_cmp(const void *a, const void *b) {
 
 // Tasks: the nodes of the deepest level with at most `max_tasks` nodes.
 static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uint64_t *ntasks,
-                             uint32_t *task_level, uint64_t max_tasks) {
+                             uint32_t *task_level, uint64_t max_tasks, uint64_t **above,
+                             uint64_t *n_above) {
   uint32_t lvl = 0;
-  while (lvl + 1 < A->levels && A->level_start[lvl + 2] - A->level_start[lvl + 1] <= max_tasks) lvl++;
+  // (not down to a level that full nodes left empty)
+  while (lvl + 1 < A->levels && A->level_start[lvl + 2] - A->level_start[lvl + 1] <= max_tasks &&
+         A->level_start[lvl + 2] > A->level_start[lvl + 1])
+    lvl++;
   uint64_t n = A->level_start[lvl + 1] - A->level_start[lvl];
   k2_omp_task *t = k2_malloc(n * sizeof *t);
   uint64_t *codes = k2_malloc(n * sizeof(uint64_t));
@@ -101,10 +108,29 @@ static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uin
   // codes of the task level, expanded from the root (the levels above hold fewer nodes)
   uint64_t cnt = 1;
   codes[0] = 0;
+  // full nodes above the task level (few: those levels have at most max_tasks nodes), as
+  // origin and level: (row << 32 | column) and level in two words
+  uint64_t n_full = 0, *full = NULL;
+  for (uint32_t l = 0; A->n_full > 0 && l < lvl; l++)
+    for (uint64_t p = A->level_start[l]; p < A->level_start[l + 1]; p++) n_full += k2_view_sig(A, p) == 0;
+  if (n_full > 0 && (full = k2_malloc(2 * n_full * sizeof(uint64_t))) == NULL) {
+    free(t);
+    free(codes);
+    free(next);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a plan of %llu tasks",
+            (unsigned long long)n);
+  }
+  n_full = 0;
   for (uint32_t l = 0; l < lvl; l++) {
     uint64_t first = A->level_start[l], m = 0;
     for (uint64_t i = 0; i < cnt; i++) {
       unsigned s = k2_view_sig(A, first + i);
+      if (s == 0) {
+        uint64_t br, bc;
+        k2_morton_split(codes[i], &br, &bc);
+        full[2 * n_full] = ((br << (A->side_log - l)) << 32) | (bc << (A->side_log - l));
+        full[2 * n_full++ + 1] = l;
+      }
       for (unsigned b = 0; b < 4; b++)
         if (s & (1u << b)) next[m++] = (codes[i] << 2) | b;
     }
@@ -128,6 +154,8 @@ static int k2_omp_make_tasks(const k2_view *A, bool left, k2_omp_task **out, uin
   *out = t;
   *ntasks = n;
   *task_level = lvl;
+  *above = full;
+  *n_above = n_full;
   return 0;
 }
 
@@ -142,6 +170,8 @@ struct k2_omp_plan {
   uint32_t task_level;
   int nthreads;
   bool left;
+  uint64_t *full_above;  // full nodes above the task level: origin, level (two words each)
+  uint64_t n_full_above;
 };
 
 #ifndef K2_OMP_VARIANT
@@ -150,11 +180,13 @@ void k2_omp_plan_free(void *plan) {
   if (p == NULL) return;
   free(p->tasks);
   free(p->chunk_start);
+  free(p->full_above);
   free(p);
 }
 
 uint64_t k2_omp_plan_bytes(const k2_omp_plan *p) {
-  return p ? sizeof *p + p->ntasks * sizeof(k2_omp_task) + (p->nchunks + 1) * sizeof(uint64_t) : 0;
+  return p ? sizeof *p + p->ntasks * sizeof(k2_omp_task) + (p->nchunks + 1 + 2 * p->n_full_above) * sizeof(uint64_t)
+           : 0;
 }
 
 int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
@@ -173,7 +205,7 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
     return 0;
   }
   int rc = k2_omp_make_tasks(A, left, &p->tasks, &p->ntasks, &p->task_level,
-                             p->nthreads == 1 ? 1 : (uint64_t)4096);
+                             p->nthreads == 1 ? 1 : (uint64_t)4096, &p->full_above, &p->n_full_above);
   if (rc != 0) {
     free(p);
     return rc;
@@ -207,7 +239,7 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
 // A cached bottom codes of 4x4 blocks whose block numbers fit the entry's 24-bit fields.
 static bool k2_omp_blocks_fit(const k2_view *A) {
   return A->bottom_codes != NULL && A->leaf_log == 1 && A->leafc == NULL && A->side_log <= 26 &&
-         A->n_internal > 0;
+         A->n_internal > 0 && A->n_full == 0;
 }
 
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
@@ -295,6 +327,15 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   const k2_omp_state *st = state;
   const k2_omp_plan *cached = st ? __atomic_load_n(&st->plan[P->left ? 1 : 0], __ATOMIC_ACQUIRE) : NULL;
   const uint64_t *decoded = st ? __atomic_load_n(&st->blocks, __ATOMIC_ACQUIRE) : NULL;
+  // full blocks: the descent meets every full node below the task level, the plan lists those
+  // above it; the paths from the bottom codes would meet none, so they are not taken
+  k2_view without_bottom;
+  if (A->n_full > 0 && A->bottom_codes != NULL) {
+    without_bottom = *A;
+    without_bottom.bottom_codes = NULL;
+    A = &without_bottom;
+  }
+  if (A->n_full > 0) decoded = NULL;
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   if (!k2_product_supported(P)) return K2_DECLINED;
   uint64_t ny = (P->left ? A->ncols : A->nrows) * P->batch;
@@ -396,6 +437,12 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
         k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);
       }
     }
+  }
+  // the full nodes above the task level span several tasks' outputs: after them, one at a time
+  for (uint64_t k = 0; k < plan->n_full_above; k++) {
+    const uint64_t o = plan->full_above[2 * k];
+    k2_full_apply(P, K2_ORIGIN_ROW(o), K2_ORIGIN_COL(o),
+                  UINT64_C(1) << (A->side_log - (uint32_t)plan->full_above[2 * k + 1]), NULL, 0, NULL, 0);
   }
   k2_omp_scratch_free(scratch, nbuf);
   k2_omp_plan_free(own);

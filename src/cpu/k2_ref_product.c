@@ -3,9 +3,10 @@
 //
 // Written to be obviously correct, not fast, and independently of the OpenMP and CUDA engines:
 // it computes every node's first child by its own prefix sum over all signatures (no directory,
-// no top level, no bottom codes), descends the tree recursively, and folds each contribution
-// with scalar code that handles one value at a time in 64-bit integer or double precision,
-// rounding to the product's type after every operation (exactly what float arithmetic gives).
+// no top level, no bottom codes), descends the tree recursively (a full node, K2_Format
+// .full_blocks: every cell of its block), and folds each contribution with scalar code that
+// handles one value at a time in 64-bit integer or double precision, rounding to the product's
+// type after every operation (exactly what float arithmetic gives).
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,11 @@ static void k2_ref_visit(const k2_ref_walk *w, uint64_t p, uint32_t lvl, uint64_
   const k2_view *A = w->A;
   uint64_t half = UINT64_C(1) << (A->side_log - lvl - 1);
   unsigned s = k2_view_sig(A, p);
+  if (s == 0) {  // a full node (k2_view.h): every cell of its block, one at a time
+    for (uint64_t r = 0; r < 2 * half; r++)
+      for (uint64_t c = 0; c < 2 * half; c++) k2_ref_cell(w, row + r, col + c);
+    return;
+  }
   uint64_t child = w->first_child[p];
   for (unsigned b = 0; b < 4; b++) {
     if (!(s & (1u << b))) continue;

@@ -224,6 +224,13 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
     int rc = k2_bottom_codes_expand(A, &f);
     if (rc != 0) return rc;
   }
+  // full blocks: the callers pass the tree expanded to plain nodes (k2_matrix_plain_view): the
+  // kernels would miss a full node's entries
+  if (A->n_full > 0) {
+    free(f);
+    return fail(K2_DECLINED, "CUDA engine: the tree has %llu full blocks; it uploads their expansion",
+                (unsigned long long)A->n_full);
+  }
   // compressed leaves are decoded here: the device copy holds them plain (the kernels read
   // leaves in place)
   uint64_t *plain = nullptr;

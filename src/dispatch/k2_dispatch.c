@@ -103,11 +103,24 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
   for (int i = 0; i < n; i++) {
     const k2_engine *e = order[i];
     int rc = K2_DECLINED;
-    if (e->available(why, sizeof why) && e->accepts(&v, P, why, sizeof why)) {
+    // the CUDA engine reads plain trees: a tree with full blocks reaches it expanded (made once
+    // per tree); where the expansion fails, the next engine runs
+    k2_view ev;
+    const k2_view *ve = &v;
+    bool unexpanded = false;
+    if (e == &k2_cuda_engine && v.n_full > 0 && e->available(why, sizeof why)) {
+      if (k2_matrix_plain_view(A, &ev) == GrB_SUCCESS) {
+        ve = &ev;
+      } else {
+        snprintf(why, sizeof why, "%s", k2_error_get());
+        unexpanded = true;
+      }
+    }
+    if (!unexpanded && e->available(why, sizeof why) && e->accepts(ve, P, why, sizeof why)) {
       void *state = NULL;
       rc = 0;
       if (e->slot >= 0) {
-        const k2_engine_need need = {&v, P};
+        const k2_engine_need need = {ve, P};
         rc = k2_slot_build(A, (k2_slot_id)e->slot, e->ops, e->ready, e->prepare, &need, &state);
       }
       // an engine that does not list its outputs writes them all (k2_kernels.h)
@@ -116,7 +129,7 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
         k2_dispatch_lap(&T->plan, &mark);
         T->device = false;
       }
-      if (rc == 0) rc = e->product(&v, state, P);
+      if (rc == 0) rc = e->product(ve, state, P);
       if (T != NULL) {
         // an engine that timed its own steps leaves the rest of its call to the caller's
         // "other"; a decline is part of choosing the engine

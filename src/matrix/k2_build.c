@@ -242,8 +242,10 @@ GrB_Info k2_tree_build(k2_tree *t, uint64_t nrows, uint64_t ncols, const K2_Form
     if (fit != NULL) nt.sig = fit;
   }
 
-  // compressed leaves before the derived arrays: those are sized against the stored bytes
-  GrB_Info info = fmt->compress_leaves ? k2_tree_compress_leaves(&nt) : GrB_SUCCESS;
+  // full blocks, then compressed leaves, before the derived arrays: those are sized against the
+  // stored bytes (and the leaves compressed are the ones the marks leave)
+  GrB_Info info = fmt->full_blocks ? k2_tree_mark_full(&nt) : GrB_SUCCESS;
+  if (info == GrB_SUCCESS && fmt->compress_leaves) info = k2_tree_compress_leaves(&nt);
   if (info == GrB_SUCCESS) info = k2_tree_derive(&nt, fmt);
   if (info != GrB_SUCCESS) {
     K2_FREE_WORK;

@@ -51,8 +51,10 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
   // popcounts of the level above (checked below)
   if (ls[0] != 0) K2_CHECK_FAIL("level_start[0] = %llu, not 0", (unsigned long long)ls[0]);
   if (ls[1] != 1) K2_CHECK_FAIL("level_start[1] = %llu, not 1 (one root)", (unsigned long long)ls[1]);
+  // with full blocks a level below full nodes only is empty (and so are the levels below it:
+  // the popcounts say so)
   for (uint32_t l = 1; l <= L; l++) {
-    if (ls[l + 1] <= ls[l])
+    if (ls[l + 1] < ls[l] || (ls[l + 1] == ls[l] && !t->full_blocks))
       K2_CHECK_FAIL("level %u is empty or level_start decreases (%llu .. %llu)", l,
                     (unsigned long long)ls[l], (unsigned long long)ls[l + 1]);
   }
@@ -68,6 +70,7 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
   // signatures: none empty, children of level l = size of level l + 1, directory samples
   const uint64_t dir_step = UINT64_C(1) << t->dir_log;
   uint64_t first_child = 1;  // first_child(p) = 1 + popcounts of the signatures before p
+  uint64_t nvals = 0, n_full = 0;  // the entries of the full nodes, then of the leaves
   for (uint32_t l = 0; l < L; l++) {
     uint64_t children = 0;
     for (uint64_t p = ls[l]; p < ls[l + 1]; p++) {
@@ -86,8 +89,15 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
                         (unsigned long long)p, (unsigned long long)first_child);
       }
       unsigned s = sig_at(t->sig, p);
-      if (s == 0) K2_CHECK_FAIL("internal node %llu (level %u) has an empty signature",
-                                (unsigned long long)p, l);
+      if (s == 0 && !t->full_blocks)
+        K2_CHECK_FAIL("internal node %llu (level %u) has an empty signature (a full-block mark, "
+                      "but the image does not use full blocks)", (unsigned long long)p, l);
+      if (s == 0) {
+        n_full++;
+        if (__builtin_add_overflow(nvals, k2_full_area(t->side_log, l), &nvals) || nvals > t->nvals)
+          K2_CHECK_FAIL("the full nodes up to node %llu (level %u) hold more entries than nvals "
+                        "(%llu)", (unsigned long long)p, l, (unsigned long long)t->nvals);
+      }
       unsigned c = (unsigned)__builtin_popcount(s);
       children += c;
       first_child += c;
@@ -104,7 +114,9 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
 
   // leaves: none empty, padding zero, nvals = popcount (compressed: the codes checked first,
   // then read as the engines read them)
-  uint64_t nvals = 0;
+  if (t->n_full != n_full)
+    K2_CHECK_FAIL("%llu full nodes counted, %llu found", (unsigned long long)t->n_full,
+                  (unsigned long long)n_full);
   if (t->leaf_codes != NULL) {
     GrB_Info info = k2_leafc_check(&t->lc);
     if (info != GrB_SUCCESS) return info;
@@ -118,8 +130,9 @@ static GrB_Info check_scan(const k2_tree *t, uint32_t leaf_bits) {
   if (t->leaf_codes == NULL && used % 64 != 0 && (t->leaves[used / 64] >> (used % 64)) != 0)
     K2_CHECK_FAIL("padding bits after the last leaf are not zero");
   if (nvals != t->nvals)
-    K2_CHECK_FAIL("nvals is %llu but the leaves hold %llu entries",
-                  (unsigned long long)t->nvals, (unsigned long long)nvals);
+    K2_CHECK_FAIL("nvals is %llu but the leaves%s hold %llu entries",
+                  (unsigned long long)t->nvals, n_full ? " and the full nodes" : "",
+                  (unsigned long long)nvals);
   return GrB_SUCCESS;
 }
 
@@ -226,6 +239,10 @@ static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits, uint64_t *botto
                   (unsigned long long)t->bottom_codes[0]);
   k2_check_frame stack[66];  // stack[d] is a node of level d
   stack[0] = (k2_check_frame){0, 0, 0, sig_at(t->sig, 0), false};
+  const uint64_t side = UINT64_C(1) << t->side_log;
+  if (stack[0].rest == 0 && (t->nrows != side || t->ncols != side))
+    K2_CHECK_FAIL("the root is full but the %llu x %llu matrix does not fill its padded side %llu",
+                  (unsigned long long)t->nrows, (unsigned long long)t->ncols, (unsigned long long)side);
   GrB_Info info;
   if (L == 1) {
     if ((info = walk_leaves(&w, &stack[0], stack[0].rest)) != GrB_SUCCESS) return info;
@@ -247,6 +264,12 @@ static GrB_Info check_walk(const k2_tree *t, uint32_t leaf_bits, uint64_t *botto
     k2_check_frame *c = &stack[depth + 1];
     if ((info = walk_child(&w, f, b, cl, child, c)) != GrB_SUCCESS) return info;
     unsigned s = sig_at(t->sig, child);
+    if (s == 0 && !c->inside)  // a full node's block must be inside the matrix (k2_view.h)
+      K2_CHECK_FAIL("full node %llu (level %u, rows %llu.., columns %llu..) crosses the border "
+                    "of the %llu x %llu matrix", (unsigned long long)child, cl,
+                    (unsigned long long)(c->row << (t->side_log - cl)),
+                    (unsigned long long)(c->col << (t->side_log - cl)),
+                    (unsigned long long)t->nrows, (unsigned long long)t->ncols);
     if (cl + 1 == L) {  // its children are leaves: no frame needed
       if ((info = walk_leaves(&w, c, s)) != GrB_SUCCESS) return info;
       continue;

@@ -16,6 +16,7 @@ void k2_matrix_format_default(K2_Format *fmt) {
   fmt->top_max_log = 0;
   fmt->cache_bottom_codes = false;
   fmt->compress_leaves = false;
+  fmt->full_blocks = false;
 }
 
 static GrB_Info k2_format_check(const K2_Format *fmt) {
@@ -318,7 +319,8 @@ GrB_Info k2_matrix_equal(bool *equal, K2_Matrix A, K2_Matrix B) {
   *equal = false;
   if (a->nrows != b->nrows || a->ncols != b->ncols || a->nvals != b->nvals || A->weight != B->weight)
     return GrB_SUCCESS;
-  if (a->leaf_log == b->leaf_log) {
+  // full blocks: the same pattern may be marked or not, so only the entries compare
+  if (a->leaf_log == b->leaf_log && a->n_full == 0 && b->n_full == 0) {
     // the tree of a pattern is unique for a leaf size: compare the arrays (the leaves as
     // bitmaps where either is compressed: a plain and a compressed tree may be equal)
     *equal = a->n_internal == b->n_internal && a->n_leaves == b->n_leaves &&
@@ -381,4 +383,6 @@ void k2_matrix_memory(K2_MemoryUsage *u, K2_Matrix A) {
   u->leaf_bytes = k2_tree_leaf_words(t) * sizeof(uint64_t);
   u->leaf_vocabulary = t->leaf_codes != NULL ? k2_leafc_vocab_bytes(&t->lc) : 0;
   u->leaf_patterns = t->leaf_codes != NULL ? t->lc.vocab_len : 0;
+  u->full_nodes = t->n_full;
+  u->full_saved = k2_full_saved_bytes(t);
 }

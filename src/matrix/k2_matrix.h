@@ -32,6 +32,10 @@ typedef struct {
   uint64_t leaf_code_words;
   k2_leafc lc;
   uint64_t *level_start;    // levels + 2
+  // Full blocks (K2_Format.full_blocks; k2_view.h): whether signature 0 may mark a full node,
+  // and how many nodes are so marked.
+  bool full_blocks;
+  uint64_t n_full;
   // The auxiliary arrays, sized from the tree by k2_tree_derive. Either may be absent (0
   // entries, NULL), which the view makes up for (k2_tree_view): without a directory a
   // first-child lookup counts from node 0, without top codes the traversals start at the root.
@@ -146,6 +150,36 @@ uint64_t k2_leafc_vocab_bytes(const k2_leafc *c);
 // Turn the plain leaves of t into compressed ones (the plain array is freed).
 GrB_Info k2_tree_compress_leaves(k2_tree *t);
 
+// ---- full blocks (src/matrix/k2_full.c) ---------------------------------------------------
+
+// One full node: its number, level and the origin of its block (row, column).
+typedef struct {
+  uint64_t node, row, col;
+  uint32_t level;
+} k2_full_node;
+// Mark the full nodes of a plain tree (leaves plain, no derived arrays yet): every internal
+// node whose block is all ones and whose parent is not gets signature 0 and loses its
+// descendants. Sets t->full_blocks and t->n_full.
+GrB_Info k2_tree_mark_full(k2_tree *t);
+// The internal nodes with signature 0 (no check of t->full_blocks).
+uint64_t k2_tree_count_full(const k2_tree *t);
+// Entries (cells) of a full node of level lvl: 4^(side_log - lvl).
+static inline uint64_t k2_full_area(uint32_t side_log, uint32_t lvl) {
+  return UINT64_C(1) << (2 * (side_log - lvl));
+}
+// Every full node of v in level order (*out malloc'd, NULL when there are none).
+GrB_Info k2_full_list(const k2_view *v, k2_full_node **out, uint64_t *n);
+// The bytes of signatures and leaves the marks save: what the same tree takes expanded, minus
+// what it takes marked (computed from the level sizes, no expansion).
+uint64_t k2_full_saved_bytes(const k2_tree *t);
+// Most bytes of signatures and leaves k2_tree_expand_full builds (16 GiB).
+#define K2_FULL_EXPAND_MAX_BYTES (UINT64_C(1) << 34)
+// *dst = the plain tree of src (its full nodes expanded to all-ones subtrees, leaves plain),
+// with the derived arrays fmt asks for (fmt->full_blocks and compress_leaves ignored). Refuses
+// (GrB_OUT_OF_MEMORY, saying why) when its signatures and leaves would exceed
+// K2_FULL_EXPAND_MAX_BYTES.
+GrB_Info k2_tree_expand_full(k2_tree *dst, const k2_tree *src, const K2_Format *fmt);
+
 // ---- construction (src/matrix/k2_build.c) --------------------------------------------------
 
 // Build the tree of the entries (I[k], J[k]) (32-bit indices, < nrows / ncols, unchecked).
@@ -186,6 +220,12 @@ GrB_Info k2_matrix_equal(bool *equal, K2_Matrix A, K2_Matrix B);
 void k2_matrix_set_weight(K2_Matrix A, double w);
 // Bytes held by A, by part.
 void k2_matrix_memory(K2_MemoryUsage *u, K2_Matrix A);
+
+// The view of A's tree for code that reads plain trees only (the CUDA engine): the tree's own
+// without full blocks, else the view of its expansion (k2_tree_expand_full), made once and kept
+// in a slot of A until the tree changes. Takes A's lock when it expands: not under it. The
+// error of the expansion (out of memory, over K2_FULL_EXPAND_MAX_BYTES) otherwise.
+GrB_Info k2_matrix_plain_view(K2_Matrix A, k2_view *v);
 
 // Record an error on A and the thread; returns info.
 #define K2_MATRIX_FAIL(A, info, ...) \

@@ -65,6 +65,25 @@ static GrB_Info k2_query_cells(const k2_tree *t, uint64_t *keys) {
   return GrB_SUCCESS;
 }
 
+// The cells of the full nodes, as (col << 32 | row) keys, after the leaves' cells (which are
+// nvals minus the full nodes' cells).
+static GrB_Info k2_query_full_cells(const k2_tree *t, uint64_t *keys) {
+  k2_view v;
+  k2_tree_view(&v, t, 1.0);
+  k2_full_node *list;
+  uint64_t n, at = t->nvals;
+  GrB_Info info = k2_full_list(&v, &list, &n);
+  if (info != GrB_SUCCESS) return info;
+  for (uint64_t i = 0; i < n; i++) at -= k2_full_area(v.side_log, list[i].level);
+  for (uint64_t i = 0; i < n; i++) {
+    const uint64_t side = UINT64_C(1) << (v.side_log - list[i].level);
+    for (uint64_t r = 0; r < side; r++)
+      for (uint64_t c = 0; c < side; c++) keys[at++] = ((list[i].col + c) << 32) | (list[i].row + r);
+  }
+  free(list);
+  return GrB_SUCCESS;
+}
+
 // Row-major order from Morton order by a stable sort on the row alone: within one row, Morton
 // order already has the columns ascending (the code is monotone in the column for a fixed row),
 // so the radix passes over the column bits are not needed.
@@ -81,12 +100,30 @@ GrB_Info k2_query_tuples_32(const k2_tree *t, uint32_t *I, uint32_t *J, GrB_Inde
   GrB_Info info = k2_query_cells(t, keys);
   uint32_t row_bits = 1;
   while (row_bits < 32 && (t->nrows - 1) >> row_bits) row_bits++;
-  uint64_t *sorted = info == GrB_SUCCESS ? k2_sort_u64(keys, tmp, nv, row_bits) : NULL;
+  uint32_t sort_bits = row_bits;
+  if (info == GrB_SUCCESS && t->n_full > 0) {
+    // the full blocks' cells come after the leaves' and break Morton order: sort on the row
+    // and then the column, as row << 32 | column (turned back below)
+    info = k2_query_full_cells(t, keys);
+    uint32_t col_bits = 1;
+    while (col_bits < 32 && (t->ncols - 1) >> col_bits) col_bits++;
+    if (info == GrB_SUCCESS) {
+#pragma omp parallel for schedule(static) if (nv > 65536)
+      for (uint64_t k = 0; k < nv; k++) keys[k] = ((keys[k] & UINT32_MAX) << col_bits) | (keys[k] >> 32);
+    }
+    sort_bits = row_bits + col_bits;
+  }
+  uint64_t *sorted = info == GrB_SUCCESS ? k2_sort_u64(keys, tmp, nv, sort_bits) : NULL;
   if (sorted == NULL) {
     free(keys);
     free(tmp);
     if (info != GrB_SUCCESS) return info;
     K2_FAIL(GrB_OUT_OF_MEMORY, "no memory to sort the %llu entries", (unsigned long long)nv);
+  }
+  if (sort_bits != row_bits) {  // row << col_bits | column
+    const uint32_t col_bits = sort_bits - row_bits;
+#pragma omp parallel for schedule(static) if (nv > 65536)
+    for (uint64_t k = 0; k < nv; k++) sorted[k] = ((sorted[k] & ((UINT64_C(1) << col_bits) - 1)) << 32) | (sorted[k] >> col_bits);
   }
 #pragma omp parallel for schedule(static) if (nv > 65536)
   for (uint64_t k = 0; k < nv; k++) {
@@ -107,6 +144,7 @@ bool k2_query_entry(const k2_tree *t, uint64_t i, uint64_t j) {
     uint32_t sh = v.side_log - 1 - lvl;
     unsigned b = (unsigned)((((i >> sh) & 1) << 1) | ((j >> sh) & 1));
     unsigned s = k2_view_sig(&v, p);
+    if (s == 0) return true;  // a full node (its block lies inside the matrix)
     if (!(s & (1u << b))) return false;
     p = k2_view_first_child(&v, p) + (uint64_t)__builtin_popcount(s & ((1u << b) - 1));
   }
@@ -142,6 +180,14 @@ static void k2_line_visit(k2_line_walk *w, uint64_t p, uint32_t lvl, uint64_t ot
   uint32_t sh = v->side_log - 1 - lvl;
   unsigned fixed_bit = (unsigned)((w->idx >> sh) & 1);
   unsigned s = k2_view_sig(v, p);
+  if (s == 0) {  // a full node: every index of its block on the free axis, in order
+    const uint64_t side = UINT64_C(1) << (sh + 1), lo = other << (sh + 1);
+    for (uint64_t f = 0; f < side; f++) {
+      if (w->out && w->found < w->cap) w->out[w->found] = lo + f;
+      w->found++;
+    }
+    return;
+  }
   uint64_t child0 = k2_view_first_child(v, p);
   for (unsigned f = 0; f < 2; f++) {
     unsigned b = w->by_col ? (f << 1) | fixed_bit : (fixed_bit << 1) | f;

@@ -50,11 +50,16 @@ static uint64_t k2_row_blocks_count(const k2_view *A) {
 }
 
 bool k2_row_blocks_fit(const k2_view *A) {
-  return A->n_internal == 0 || (A->leaf_log == 1 && k2_row_blocks_count(A) < (UINT64_C(1) << 32));
+  return A->n_internal == 0 ||
+         (A->leaf_log == 1 && A->n_full == 0 && k2_row_blocks_count(A) < (UINT64_C(1) << 32));
 }
 
 int k2_row_blocks_check(const k2_view *A) {
   if (k2_row_blocks_fit(A)) return 0;
+  if (A->n_full != 0)  // the blocks of the last level would miss the full nodes above it
+    return (int)k2_error_set(GrB_NOT_IMPLEMENTED,
+                             "row blocks: the tree has %llu full blocks; expand it first "
+                             "(k2_tree_expand_full)", (unsigned long long)A->n_full);
   if (A->leaf_log != 1)
     return (int)k2_error_set(GrB_NOT_IMPLEMENTED,
                              "row blocks: the tree has %ux%u leaves; row blocks need 2x2 leaves",

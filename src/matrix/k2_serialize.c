@@ -41,7 +41,8 @@
 
 #define K2F_MAGIC "K2GRB\0\r\n"
 #define K2F_VERSION UINT32_C(2)  // written for plain leaves; version 1 is read too
-#define K2F_VERSION_LEAF_CODES UINT32_C(3)  // written for compressed leaves, the newest read
+#define K2F_VERSION_LEAF_CODES UINT32_C(3)  // written for compressed leaves
+#define K2F_VERSION_FULL UINT32_C(4)  // written for full blocks (any leaves), the newest read
 #define K2F_ENDIAN UINT32_C(0x01020304)
 #define K2F_ENDIAN_SWAPPED UINT32_C(0x04030201)
 #define K2F_HEADER_BYTES 320
@@ -49,7 +50,8 @@
 #define K2F_NSECT 6     // sections of version 1; version 2 has the first K2F_NSECT_V2
 #define K2F_NSECT_V2 3
 #define K2F_FLAG_BOTTOM UINT32_C(1)
-#define K2F_FLAG_LEAF_CODES UINT32_C(2)  // version 3: section 1 holds compressed leaves
+#define K2F_FLAG_LEAF_CODES UINT32_C(2)  // version 3 or 4: section 1 holds compressed leaves
+#define K2F_FLAG_FULL UINT32_C(4)  // version 4: signature 0 marks a full node
 
 // header field offsets
 enum {
@@ -125,12 +127,14 @@ static GrB_Info image_plan(k2f_image *im, K2_Matrix A, bool sums) {
   uint8_t *h = im->header;
   memset(h, 0, K2F_HEADER_BYTES);
   memcpy(h + OFF_MAGIC, K2F_MAGIC, 8);
-  // plain trees stay version 2, which readers without compressed leaves read
-  put32(h, OFF_VERSION, codes ? K2F_VERSION_LEAF_CODES : K2F_VERSION);
+  // plain trees stay version 2, which readers without compressed leaves read; version 4 only
+  // for full blocks, so files without them stay readable by readers of version 3
+  const bool full = A->fmt.full_blocks;
+  put32(h, OFF_VERSION, full ? K2F_VERSION_FULL : codes ? K2F_VERSION_LEAF_CODES : K2F_VERSION);
   put32(h, OFF_ENDIAN, K2F_ENDIAN);
   put32(h, OFF_HEADER_BYTES, K2F_HEADER_BYTES);
   put32(h, OFF_FLAGS, (A->fmt.cache_bottom_codes ? K2F_FLAG_BOTTOM : 0) |
-                          (codes ? K2F_FLAG_LEAF_CODES : 0));
+                          (codes ? K2F_FLAG_LEAF_CODES : 0) | (full ? K2F_FLAG_FULL : 0));
   put64(h, OFF_FILE_BYTES, im->file_bytes);
   put64(h, OFF_NROWS, t->nrows);
   put64(h, OFF_NCOLS, t->ncols);
@@ -244,12 +248,12 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         OFF_ENDIAN);
   if (endian != K2F_ENDIAN) BAD("bad endianness marker 0x%08x at offset %d", name, endian, OFF_ENDIAN);
   const uint32_t version = get32(h, OFF_VERSION);
-  if (version > K2F_VERSION_LEAF_CODES && version < UINT32_C(1000))
+  if (version > K2F_VERSION_FULL && version < UINT32_C(1000))
     BAD("format version %u (offset %d) is newer than this library, which reads versions 1 to "
-        "%u: a later k2grb wrote it", name, version, OFF_VERSION, K2F_VERSION_LEAF_CODES);
-  if (version < 1 || version > K2F_VERSION_LEAF_CODES)
+        "%u: a later k2grb wrote it", name, version, OFF_VERSION, K2F_VERSION_FULL);
+  if (version < 1 || version > K2F_VERSION_FULL)
     BAD("unsupported format version %u at offset %d (this library reads versions 1 to %u)", name,
-        version, OFF_VERSION, K2F_VERSION_LEAF_CODES);
+        version, OFF_VERSION, K2F_VERSION_FULL);
   const bool v1 = version == 1;
   const int nsect = v1 ? K2F_NSECT : K2F_NSECT_V2;
   if (get32(h, OFF_HEADER_BYTES) != K2F_HEADER_BYTES)
@@ -265,8 +269,13 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
         len < file_bytes ? "truncated" : "trailing bytes", (unsigned long long)file_bytes,
         (unsigned long long)len);
   uint32_t flags = get32(h, OFF_FLAGS);
-  const uint32_t known = K2F_FLAG_BOTTOM | (version >= 3 ? K2F_FLAG_LEAF_CODES : 0);
+  const uint32_t known = K2F_FLAG_BOTTOM | (version >= 3 ? K2F_FLAG_LEAF_CODES : 0) |
+                         (version >= 4 ? K2F_FLAG_FULL : 0);
   if (flags & ~known) BAD("unknown flags 0x%x at offset %d", name, flags, OFF_FLAGS);
+  // version 4 exists for full blocks: trees without them are written as version 2 or 3
+  const bool full = (flags & K2F_FLAG_FULL) != 0;
+  if (version == 4 && !full)
+    BAD("version 4 image without the full-blocks flag (offset %d)", name, OFF_FLAGS);
   // version 3 exists for compressed leaves: plain trees are written as version 2
   const bool codes = (flags & K2F_FLAG_LEAF_CODES) != 0;
   if (version == 3 && !codes)
@@ -457,6 +466,8 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
       return k2_error_set(GrB_OUT_OF_MEMORY, "%s: out of memory for the bottom codes", name);
     }
   }
+  t->full_blocks = full;
+  t->n_full = full ? k2_tree_count_full(t) : 0;
   GrB_Info info = k2_tree_check_codes(t, bottom);
   if (info != GrB_SUCCESS) {
     char why[400];
@@ -468,6 +479,7 @@ static GrB_Info image_read(k2_tree *t, K2_Format *fmt, double *weight, const uin
   fmt->leaf_log = t->leaf_log;
   fmt->cache_bottom_codes = (flags & K2F_FLAG_BOTTOM) != 0;
   fmt->compress_leaves = codes;
+  fmt->full_blocks = full;
   if (v1) {
     // the top level is the one its writer picked, the deepest internal level with at most
     // 2^top_max_log nodes (level sizes never shrink downwards)

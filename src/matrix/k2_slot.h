@@ -19,6 +19,7 @@ typedef enum {
   K2_SLOT_OCCUPIED_COLS,    // the API: which columns hold an entry
   K2_SLOT_DEGREE_ROWS,      // the API: how many entries each row holds
   K2_SLOT_DEGREE_COLS,      // the API: how many entries each column holds
+  K2_SLOT_PLAIN,            // the tree with its full blocks expanded (k2_matrix_plain_view)
   K2_SLOT_COUNT
 } k2_slot_id;
 

@@ -195,7 +195,9 @@ void k2_tree_aux_plan(const k2_tree *t, const K2_Format *fmt, uint32_t *dir_log,
   }
   uint32_t top = 0;
   for (uint32_t lvl = 0; n > 0 && lvl < t->levels; lvl++) {
-    if (t->level_start[lvl + 1] - t->level_start[lvl] > cap) break;  // sizes grow downwards
+    const uint64_t size = t->level_start[lvl + 1] - t->level_start[lvl];
+    if (size > cap) break;  // sizes grow downwards
+    if (size == 0) break;   // below full nodes only (full blocks): nothing to start from
     top = lvl;
   }
   *top_level = top;
@@ -280,6 +282,7 @@ void k2_tree_view(k2_view *v, const k2_tree *t, double weight) {
   }
   v->bottom_codes = t->bottom_codes;
   v->weight = weight;
+  v->n_full = t->n_full;
 }
 
 static void *k2_dup_words(const uint64_t *src, uint64_t n, bool *ok) {

@@ -32,6 +32,12 @@
 //  * bottom_codes: optional Morton codes of level levels-1 (NULL when not cached).
 //  * leafc: compressed leaves (k2_leafc.h), `leaves` then NULL: k2_view_leaf decodes them.
 //    Code that reads `leaves` in place must decline such a view or go through k2_view_leaf.
+//  * Full blocks (K2_Format.full_blocks): an internal node with signature 0 is "full": every
+//    cell of its block is an entry, and nothing is stored below it (it has no children, so
+//    first_child and the directory need no change). A normal tree never has signature 0 (an
+//    empty quadrant has no child), so the mark costs nothing. A full node's block lies inside
+//    nrows x ncols (blocks that cross the border are never marked). n_full counts them (0: the
+//    tree has none, and code may skip the test). A full leaf is an all-ones leaf bitmap.
 // An empty matrix has no nodes at all (level_start all zero).
 #ifndef K2_VIEW_H
 #define K2_VIEW_H
@@ -66,12 +72,16 @@ typedef struct {
   const uint64_t *top_codes;
   const uint64_t *bottom_codes; // codes of level levels-1, or NULL
   double weight;                  // the edge weight (iso value)
+  uint64_t n_full;                // internal nodes marked full (signature 0)
 } k2_view;
 
 // 4-bit signature of internal node p.
 static inline unsigned k2_view_sig(const k2_view *v, uint64_t p) {
   return (unsigned)((v->sig[p >> 4] >> ((p & 15) * 4)) & 15u);
 }
+
+// Whether internal node p is full (its whole block is ones; see above).
+static inline bool k2_view_full(const k2_view *v, uint64_t p) { return k2_view_sig(v, p) == 0; }
 
 // Bitmap of leaf q (0-based among leaves), leaf_bits wide (<= 64).
 static inline uint64_t k2_view_leaf(const k2_view *v, uint64_t q) {

@@ -220,6 +220,35 @@ static void test_convert_info(void **state) {
   out = slurp("out.txt");
   assert_non_null(strstr(out, "2636"));
   free(out);
+  // full blocks: written as version 4, read back with its 28 full nodes (bench_sizes counts
+  // them too), and the same 2636 edges through Matrix Market
+  snprintf(a, sizeof a, "convert '%s' '%s/hf.k2' --full-blocks", bv, tmpdir);
+  assert_int_equal(run(a), 0);
+  snprintf(a, sizeof a, "info '%s/hf.k2' --json", tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"edges\": 2636"));
+  assert_non_null(strstr(out, "\"full_nodes\": 28,"));
+  {
+    const char *t = strstr(out, "\"bytes_tree\": "), *s = strstr(out, "\"bytes_full_saved\": ");
+    assert_true(t != NULL && s != NULL);
+    const long tree = atol(t + strlen("\"bytes_tree\": ")), saved = atol(s + strlen("\"bytes_full_saved\": "));
+    assert_true(saved > 0);
+    assert_int_equal(tree + saved, 1712);  // the plain tree's bytes above
+  }
+  free(out);
+  snprintf(a, sizeof a, "info '%s' --full-blocks --json", bv);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"full_nodes\": 28,"));
+  free(out);
+  snprintf(a, sizeof a, "convert '%s/hf.k2' '%s/hf.mtx'", tmpdir, tmpdir);
+  assert_int_equal(run(a), 0);
+  snprintf(a, sizeof a, "info '%s/hf.mtx' --json", tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"edges\": 2636"));
+  free(out);
 }
 
 // bfs --out: levels equal a serial BFS; --parents: valid parents; LDBC layout (sorted, 0-based).

@@ -7,16 +7,18 @@
 
 // With K2_FUZZ_WRITE_SEEDS=<dir>, write a few small valid .k2 images there and exit: the seed
 // corpus (.ci/fuzz.sh), made by the library under test so it follows the format as it is.
-// Seeds 4 and 5 have compressed leaves (format version 3), 4x4 and 8x8.
+// Seeds 4 and 5 have compressed leaves (format version 3), 4x4 and 8x8; seed 6 full blocks (a
+// 16 x 16 clique and noise; format version 4).
 static void write_seeds(const char *dir) {
-  const GrB_Index shapes[6][3] = {{0, 0, 0},      {5, 5, 5},       {100, 100, 300},
-                                  {3, 70000, 50}, {100, 100, 300}, {200, 90, 300}};
+  const GrB_Index shapes[7][3] = {{0, 0, 0},      {5, 5, 5},       {100, 100, 300},
+                                  {3, 70000, 50}, {100, 100, 300}, {200, 90, 300}, {40, 40, 300}};
   uint64_t s = 12345;
-  for (int k = 0; k < 6; k++) {
+  for (int k = 0; k < 7; k++) {
     K2_Matrix A = NULL;
     K2_Format fmt;
     K2_Format_default(&fmt);
-    fmt.compress_leaves = k >= 4;
+    fmt.compress_leaves = k == 4 || k == 5;
+    fmt.full_blocks = k == 6;
     fmt.leaf_log = k == 4 ? 2 : k == 5 ? 3 : 1;
     if (K2_Matrix_new_format(&A, shapes[k][0], shapes[k][1], &fmt) != GrB_SUCCESS) exit(1);
     GrB_Index n = shapes[k][2];
@@ -25,6 +27,10 @@ static void write_seeds(const char *dir) {
       s = s * 6364136223846793005u + 1442695040888963407u;
       I[e] = k == 1 ? (uint32_t)e : (uint32_t)((s >> 33) % shapes[k][0]);
       J[e] = k == 1 ? (uint32_t)e : (uint32_t)((s >> 13) % shapes[k][1]);
+      if (k == 6 && e < 256) {
+        I[e] = (uint32_t)(16 + e / 16);
+        J[e] = (uint32_t)(16 + e % 16);
+      }
     }
     GrB_Index size = 0;
     if (K2_Matrix_build_32(A, I, J, n) != GrB_SUCCESS || K2_Matrix_serializeSize(&size, A) != GrB_SUCCESS) exit(1);

@@ -11,12 +11,15 @@
 // engine, the element-wise operations against GraphBLAS; batches and K2_mxm_device against the
 // host's K2_mxm) and BFS, SSSP, PageRank, msBFS and WCC run whole on the device against the
 // host's. Compressed leaves (decoded at upload) against the reference engine reading the codes.
+// Full blocks (expanded at upload) through K2_mxv / K2_vxm against the reference engine reading
+// the marks, in every device configuration.
 // Exits 77 (skipped) without a GPU.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "k2_native_semirings.h"
 #include "k2_oracle.h"
 #include "k2grb_algorithms.h"
 #include "k2_real_graphs.h"
@@ -311,6 +314,114 @@ static void test_compressed_leaves(void **state) {
     gmat_free(&g);
   }
   k2_coo_free(&L);
+}
+
+// Full blocks (K2_Format.full_blocks): the device holds the tree expanded to plain nodes (made
+// by the dispatch from the marks); every native semiring, both directions, dense and sparse
+// inputs, on the CUDA engine against the reference engine reading the marks, for each device
+// configuration. Values k/8: exact sums in any order.
+static GrB_Vector full_blocks_u(GrB_Type t, uint64_t n, bool sparse) {
+  GrB_Vector u = NULL;
+  K2_ASSERT_OK(GrB_Vector_new(&u, t, n));
+  for (uint64_t i = 0; i < n; i++) {
+    if (sparse && (i * 2654435761u) % 40 != 0) continue;
+    K2_ASSERT_OK(GrB_Vector_setElement_FP64(u, (double)((i * 40503u) % 97) / 8.0, i));
+  }
+  K2_ASSERT_OK(GrB_Vector_wait(u, GrB_MATERIALIZE));
+  return u;
+}
+
+static GrB_Vector full_blocks_product(K2_Matrix A, GrB_Semiring s, GrB_Type t, GrB_Vector u, int dir,
+                                      K2_Engine e, GrB_Index n_out) {
+  GrB_Vector w = NULL;
+  K2_ASSERT_OK(GrB_Vector_new(&w, t, n_out));
+  K2_ASSERT_OK(K2_set_engine(e));
+  if (dir == 0) K2_ASSERT_OK(K2_mxv(w, NULL, NULL, s, A, u, NULL));
+  else if (dir == 1) K2_ASSERT_OK(K2_mxv(w, NULL, NULL, s, A, u, GrB_DESC_T0));
+  else K2_ASSERT_OK(K2_vxm(w, NULL, NULL, s, u, A, NULL));
+  assert_int_equal(K2_last_engine(), e);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  return w;
+}
+
+static void test_full_blocks(void **state) {
+  (void)state;
+  static sr_entry sr[K2_NATIVE_SEMIRINGS_MAX];
+  const int n_sr = k2_native_semirings(sr);
+  // 1000 x 900: random edges, an aligned clique (a full node high up), an unaligned one, a
+  // complete bipartite piece and a block at the border
+  const uint64_t nr = 1000, nc = 900, blocks[][4] = {{0, 0, 128, 128}, {300, 41, 50, 50}, {500, 100, 20, 300},
+                                                     {960, 850, 40, 50}};
+  uint64_t total = 5000;
+  for (int b = 0; b < 4; b++) total += blocks[b][2] * blocks[b][3];
+  k2_coo_list L;
+  k2_coo_alloc(&L, nr, nc, total);
+  k2_rng rng = {31};
+  uint64_t k = 0;
+  for (; k < 5000; k++) {
+    L.I[k] = (uint32_t)k2_rng_below(&rng, nr);
+    L.J[k] = (uint32_t)k2_rng_below(&rng, nc);
+  }
+  for (int b = 0; b < 4; b++)
+    for (uint64_t r = 0; r < blocks[b][2]; r++)
+      for (uint64_t c = 0; c < blocks[b][3]; c++) {
+        L.I[k] = (uint32_t)(blocks[b][0] + r);
+        L.J[k++] = (uint32_t)(blocks[b][1] + c);
+      }
+  L.nvals = k;
+  const K2_DeviceConfig configs[3] = {K2_DEVICE_TREE_ONLY, K2_DEVICE_BOTTOM, K2_DEVICE_ROWS};
+  for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.leaf_log = leaf_log;
+    fmt.full_blocks = true;
+    K2_Matrix A = k2_test_matrix(&L, &fmt);
+    assert_true(A->tree.n_full > 0);
+    for (int ci = 0; ci < 3; ci++) {
+      if (configs[ci] == K2_DEVICE_ROWS && leaf_log != 1) continue;  // row blocks: 2x2 leaves
+      K2_ASSERT_OK(K2_Matrix_upload(A, configs[ci]));
+      for (int si = 0; si < n_sr; si++) {
+        if (g_quick && si % 5 != 0) continue;
+        for (int dir = 0; dir < 3; dir++)
+          for (int sparse = 0; sparse < 2; sparse++) {
+            const GrB_Index n_in = dir == 0 ? nc : nr, n_out = dir == 0 ? nr : nc;
+            GrB_Vector u = full_blocks_u(sr[si].type, n_in, sparse);
+            GrB_Vector want = full_blocks_product(A, sr[si].s, sr[si].type, u, dir, K2_ENGINE_REFERENCE, n_out);
+            GrB_Vector got = full_blocks_product(A, sr[si].s, sr[si].type, u, dir, K2_ENGINE_CUDA, n_out);
+            GrB_Index na = 0, nb = 0;
+            K2_ASSERT_OK(GrB_Vector_nvals(&na, want));
+            K2_ASSERT_OK(GrB_Vector_nvals(&nb, got));
+            if (na != nb)
+              fail_msg("full blocks, leaf_log %u, config %d, %s, dir %d: %llu entries, reference %llu", leaf_log,
+                       (int)configs[ci], sr[si].name, dir, (unsigned long long)nb, (unsigned long long)na);
+            GrB_Index *ia = malloc((na + 1) * 8), *ib = malloc((na + 1) * 8);
+            double *xa = malloc((na + 1) * 8), *xb = malloc((na + 1) * 8);
+            GrB_Index ka = na, kb = nb;
+            K2_ASSERT_OK(GrB_Vector_extractTuples_FP64(ia, xa, &ka, want));
+            K2_ASSERT_OK(GrB_Vector_extractTuples_FP64(ib, xb, &kb, got));
+            for (GrB_Index e = 0; e < na; e++)
+              if (ia[e] != ib[e] || (sr[si].any == A_NONE && xa[e] != xb[e]))
+                fail_msg("full blocks, leaf_log %u, config %d, %s, dir %d: entry %llu: (%llu, %g), reference "
+                         "(%llu, %g)", leaf_log, (int)configs[ci], sr[si].name, dir, (unsigned long long)e,
+                         (unsigned long long)ib[e], xb[e], (unsigned long long)ia[e], xa[e]);
+            free(ia);
+            free(ib);
+            free(xa);
+            free(xb);
+            GrB_Vector_free(&u);
+            GrB_Vector_free(&want);
+            GrB_Vector_free(&got);
+          }
+      }
+    }
+    // the expansion is kept with the matrix (its cache) until the tree changes
+    K2_MemoryUsage mu;
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&mu, A));
+    assert_true(mu.cache > 0);
+    K2_Matrix_free(&A);
+  }
+  k2_coo_free(&L);
+  k2_native_semirings_free();
 }
 
 // Configurations x offsets x tile sizes x leaf sizes x top levels, on a few semirings.
@@ -2204,6 +2315,7 @@ int main(void) {
       cmocka_unit_test(test_device_batches),
       cmocka_unit_test(test_device_bool_batches), cmocka_unit_test(test_device_msbfs),
       cmocka_unit_test(test_device_wcc),    cmocka_unit_test(test_compressed_leaves),
+      cmocka_unit_test(test_full_blocks),
   };
   int failed = cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
   k2_cuda_trim();  // the engine's workspace, so that a leak check sees nothing left

@@ -892,8 +892,9 @@ static void test_magic_version_endian(void **state) {
   const struct {
     uint32_t version;
     const char *message;
-  } versions[] = {{4, "format version 4 (offset 8) is newer"},
+  } versions[] = {{5, "format version 5 (offset 8) is newer"},
                   {3, "version 3 image without the compressed-leaves flag"},
+                  {4, "version 4 image without the full-blocks flag"},
                   {0, "unsupported format version 0"},
                   {0x01000000, "unsupported format version"},
                   {1, "3 sections at offset 120, version 1 has 6"}};
@@ -904,7 +905,7 @@ static void test_magic_version_endian(void **state) {
     expect_reject_blob(c, size, GrB_INVALID_OBJECT, versions[k].message);
     if (k == 0) {
       write_file(path, c, size);
-      expect_reject_file(path, GrB_INVALID_OBJECT, "reads versions 1 to 3");
+      expect_reject_file(path, GrB_INVALID_OBJECT, "reads versions 1 to 4");
     }
   }
 
