@@ -309,12 +309,25 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     bool pruned = false;
     uint64_t *in = NULL, *out = NULL, nin = 0, nout = 0;
     unsigned owned = 0;
-    int rc = k2_omp_pruned_plan(A, P, &pruned, &in, &nin, &out, &nout, &owned);
+    double visits = 0, cost = -1;
+    k2_omp_stripes os = {0};
+    int rc = k2_omp_pruned_plan(A, P, &pruned, &in, &nin, &out, &nout, &owned, &os, &visits, &cost);
     if (rc != 0) return rc;
-    if (pruned) {
-      rc = k2_omp_pruned(A, P, leaf, in, nin, out, nout);
+    // the full traversal pruned by stripe summaries, where it costs less than the plan's choice
+    bool done = false;
+    rc = k2_omp_stripes_product(A, P, leaf, cost, &done);
+    if (rc != 0 || done) {
       if (owned & 1) free(in);
       if (owned & 2) free(out);
+      free(os.bits);
+      return rc;
+    }
+    if (pruned) {
+      rc = k2_omp_pruned(A, P, leaf, in, nin, out, nout, os.bits != NULL ? &os : NULL,
+                         k2_omp_pruned_use_dfs(P));
+      if (owned & 1) free(in);
+      if (owned & 2) free(out);
+      free(os.bits);
       return rc;
     }
   }
