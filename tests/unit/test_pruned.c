@@ -406,10 +406,11 @@ static void test_forced_traversals(void **state) {
   fixture_make(&f, 3000, 40000, 31);
   forced_on(&f, 3000, &rng, &cases);
   fixture_free(&f);
-  // entries within 40 of the diagonal: most stripes of a sparse input or mask stay empty
-  const uint64_t n = 6000;
+  // entries within 40 of the diagonal: most stripes of a sparse input or mask stay empty; over
+  // 32768 leaves, so that the full traversals run on every thread
+  const uint64_t n = 20000;
   k2_coo_list L;
-  k2_coo_random(&L, n, n, 30000, &rng);
+  k2_coo_random(&L, n, n, 120000, &rng);
   for (uint64_t k = 0; k < L.nvals; k++) {
     const uint64_t off = L.J[k] % 81;
     L.J[k] = L.I[k] + off >= 40 && L.I[k] + off - 40 < n ? L.I[k] + off - 40 : L.I[k];
@@ -418,6 +419,7 @@ static void test_forced_traversals(void **state) {
   f.A = k2_test_matrix(&f.L, NULL);
   K2_ASSERT_OK(k2_matrix_wait(f.A));
   k2_tree_view(&f.v, &f.A->tree, f.A->weight);
+  assert_true(f.v.n_leaves >= 32768);
   forced_on(&f, n, &rng, &cases);
   fixture_free(&f);
   print_message("forced traversals: %ld products equal to the reference engine's\n", cases);
