@@ -374,13 +374,13 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     bool pruned = false;
     uint64_t *in = NULL, *out = NULL, nin = 0, nout = 0;
     unsigned owned = 0;
-    double visits = 0, cost = -1;
+    double visits = 0, cost = -1, lb = 0;
     k2_omp_stripes os = {0};
-    int rc = k2_omp_pruned_plan(A, P, &pruned, &in, &nin, &out, &nout, &owned, &os, &visits, &cost);
+    int rc = k2_omp_pruned_plan(A, P, &pruned, &in, &nin, &out, &nout, &owned, &os, &visits, &cost, &lb);
     if (rc != 0) return rc;
     // the full traversal pruned by stripe summaries, where it costs less than the plan's choice
     k2_omp_stripes sis, sos;
-    if (k2_omp_stripes_plan(A, P, cost, &sis, &sos)) {
+    if (k2_omp_stripes_plan(A, P, cost, lb, &sis, &sos)) {
       if (owned & 1) free(in);
       if (owned & 2) free(out);
       free(os.bits);
