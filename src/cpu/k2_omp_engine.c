@@ -13,6 +13,7 @@
 
 _Thread_local uint64_t k2_omp_pruned_expanded;
 uint64_t k2_omp_pruned_par_min = 4096;
+int k2_omp_traversal_forced = 0;
 
 static void k2_omp_state_free(void *state) {
   k2_omp_state *s = state;

@@ -38,6 +38,11 @@ extern _Thread_local uint64_t k2_omp_pruned_expanded;
 // so that every pruned product takes the parallel paths).
 extern uint64_t k2_omp_pruned_par_min;
 
+// Test hook: the traversal of a product with an input presence or a mask, 0 by the cost model
+// (default); 1 pruned whenever a list or stripes apply (a single vector depth first); 2 the
+// full traversal pruned by stripe summaries (a single vector); 3 the full traversal.
+extern int k2_omp_traversal_forced;
+
 // Would the OpenMP engine read the decoded bottom level for this product (the plus kernel's case)?
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P);
 

@@ -304,6 +304,71 @@ static void k2_omp_scratch_free(uint64_t **scratch, uint64_t nbuf) {
   free(scratch);
 }
 
+// The full traversal pruned by stripe summaries (k2_omp_stripes_plan) over the plan's tasks, as
+// the full traversal shares them among threads (output blocks owned by one thread each): a task
+// whose stripes are empty is passed by, the others descend with a tile buffer and cursors of
+// the thread's own. 0 or GrB_OUT_OF_MEMORY (y as it was).
+static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
+                              const k2_omp_plan *cached, const k2_omp_stripes *is,
+                              const k2_omp_stripes *os) {
+  const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
+  const k2_omp_plan *plan = cached;
+  k2_omp_plan *own = NULL;
+  if (plan == NULL || plan->left != P->left || plan->nthreads != want_threads) {
+    int rc = k2_omp_plan_new(A, P->left, &own);
+    if (rc != 0) return rc;
+    plan = own;
+  }
+  const int nthreads = plan->nthreads;
+  const uint64_t per_thread = (uint64_t)A->levels * 3 * K2_OMP_STILE;
+  uint64_t *buf = k2_malloc((uint64_t)nthreads * per_thread * sizeof(uint64_t));
+  if (buf == NULL) {
+    k2_omp_plan_free(own);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the tiles of %d thread%s", nthreads,
+            nthreads == 1 ? "" : "s");
+  }
+  k2_omp_fill_identity(P, P->left ? A->ncols : A->nrows);
+  const k2_omp_task *tasks = plan->tasks;
+  const uint64_t *chunk_start = plan->chunk_start;
+  const uint64_t nc = plan->nchunks;
+  const uint32_t tl = plan->task_level;
+  uint64_t expanded = 0;
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1) reduction(+ : expanded)
+  {
+    k2_omp_stiles T;
+    memset(&T, 0, sizeof T);
+    uint64_t *mine = buf + (uint64_t)omp_get_thread_num() * per_thread;
+    for (uint32_t t = 0; t < A->levels; t++) {
+      T.node[t] = mine + (uint64_t)t * 3 * K2_OMP_STILE;
+      T.org[t] = T.node[t] + K2_OMP_STILE;
+      T.fc[t] = T.org[t] + K2_OMP_STILE;
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (uint64_t c = 0; c < nc; c++) {
+      for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
+        if (!k2_omp_stripes_node(A, P, is, os, tl, tasks[k].origin)) continue;
+        // a task's subtree is a range of each level: the cursors start again
+        for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;
+        T.node[tl][0] = tasks[k].node;
+        T.org[tl][0] = tasks[k].origin;
+        T.fc[tl][0] = k2_view_first_child(A, tasks[k].node);
+        k2_omp_stripes_descend(A, P, leaf, is, os, &T, tl, 1);
+      }
+    }
+    expanded += T.expanded;
+  }
+  k2_omp_pruned_expanded = expanded;
+  if (P->report != NULL) {
+    P->report->traversal = is != NULL && os != NULL ? "full, pruned by the stripes of the input and the mask"
+                           : is != NULL             ? "full, pruned by the stripes of the input"
+                                                    : "full, pruned by the stripes of the mask";
+    P->report->expanded = expanded;
+  }
+  free(buf);
+  k2_omp_plan_free(own);
+  return 0;
+}
+
 #if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
 int k2_omp_product_avx2(const k2_view *A, void *state, const k2_product *P);
 
@@ -350,12 +415,27 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     bool pruned = false;
     uint64_t *in = NULL, *out = NULL, nin = 0, nout = 0;
     unsigned owned = 0;
-    int rc = k2_omp_pruned_plan(A, P, &pruned, &in, &nin, &out, &nout, &owned);
+    double visits = 0, cost = -1, lb = 0;
+    k2_omp_stripes os = {0};
+    int rc = k2_omp_pruned_plan(A, P, &pruned, &in, &nin, &out, &nout, &owned, &os, &visits, &cost, &lb);
     if (rc != 0) return rc;
-    if (pruned) {
-      rc = k2_omp_pruned(A, P, leaf, in, nin, out, nout);
+    // the full traversal pruned by stripe summaries, where it costs less than the plan's choice
+    k2_omp_stripes sis, sos;
+    if (k2_omp_stripes_plan(A, P, cost, lb, &sis, &sos)) {
       if (owned & 1) free(in);
       if (owned & 2) free(out);
+      free(os.bits);
+      rc = k2_omp_stripes_run(A, P, leaf, cached, sis.bits ? &sis : NULL, sos.bits ? &sos : NULL);
+      free(sis.bits);
+      free(sos.bits);
+      return rc;
+    }
+    if (pruned) {
+      rc = k2_omp_pruned(A, P, leaf, in, nin, out, nout, os.bits != NULL ? &os : NULL,
+                         k2_omp_pruned_use_dfs(A, P));
+      if (owned & 1) free(in);
+      if (owned & 2) free(out);
+      free(os.bits);
       return rc;
     }
   }

@@ -28,7 +28,8 @@
 // representative semirings, on three matrices (5000^2 with empty and dense rows and columns,
 // 3000 x 7000 with weight 2 and 8x8 leaves, 37^2), as A*u, A'*u and u'*A.
 // test_all_semirings: every native semiring on a subset of those combinations, in all four
-// directions (A*u, A'*u, u'*A, u'*A').
+// directions (A*u, A'*u, u'*A, u'*A'); test_forced_traversals: the same with each traversal
+// of the OpenMP engine forced in turn (pruned, full pruned by stripe summaries, full).
 // test_bfs_aliased: BFS steps q<!visited, replace> = q*A with q both input and output.
 // test_workspace_invariants: after sparse products, failed products (a dimension mismatch,
 // every allocation failure of a sparse product in turn) and dense products on the same thread,
@@ -439,7 +440,8 @@ static bool run_k2(const pcase *c, K2_Engine engine, GrB_Vector w, GrB_Vector ma
   if (engine == K2_ENGINE_OPENMP) {
     st->pruned += pruned;
     st->sparse_expected += expect_pruned;
-    if (expect_pruned && !pruned) {
+    // (a forced full traversal prunes nothing: k2_omp_traversal_forced)
+    if (expect_pruned && !pruned && k2_omp_traversal_forced != 3) {
       fprintf(stderr, "FAIL OpenMP: few inputs or few allowed outputs, but no pruned traversal ran\n  %s\n", text);
       return false;
     }
@@ -676,8 +678,7 @@ done:
 }
 
 // Every native semiring on six (input, mask, replace, accum) combinations, four directions.
-static void test_all_semirings(void **state) {
-  (void)state;
+static void all_semirings(const char *name) {
   struct {
     int ui;  // input_count index
     bool ubitmap;
@@ -734,8 +735,28 @@ static void test_all_semirings(void **state) {
     }
   }
 done:
-  report("every native semiring", &st, t0);
+  report(name, &st, t0);
   assert_int_equal(st.fails, 0);
+}
+
+static void test_all_semirings(void **state) {
+  (void)state;
+  all_semirings("every native semiring");
+}
+
+// The same cases with each of the OpenMP engine's traversals of a single vector forced
+// (k2_omp_traversal_forced): pruned (depth first, the mask as stripe summaries), the full
+// traversal pruned by stripe summaries, and the full traversal.
+static void test_forced_traversals(void **state) {
+  (void)state;
+  const char *names[] = {"", "every native semiring, pruned traversal forced",
+                         "every native semiring, stripe-pruned full traversal forced",
+                         "every native semiring, full traversal forced"};
+  for (int forced = 1; forced <= 3; forced++) {
+    k2_omp_traversal_forced = forced;
+    all_semirings(names[forced]);
+  }
+  k2_omp_traversal_forced = 0;
 }
 
 // BFS steps in the aliased form: q<!visited, replace> = q*A (K2_vxm (q, visited, NULL, s, q, A,
@@ -1020,6 +1041,7 @@ int main(void) {
       cmocka_unit_test(test_workspace_invariants),
       cmocka_unit_test(test_bfs_aliased),
       cmocka_unit_test(test_all_semirings),
+      cmocka_unit_test(test_forced_traversals),
       cmocka_unit_test(test_representative),
   };
   return cmocka_run_group_tests(tests, setup_group, teardown_group);

@@ -339,6 +339,92 @@ static void test_batch_visits(void **state) {
   fixture_free(&f);
 }
 
+// Every traversal a single vector can take, forced (k2_omp_traversal_forced: pruned depth first,
+// the full traversal pruned by stripe summaries, the full traversal) and chosen by the cost
+// model, against the reference engine: every type, monoid and multiply the engines run, inputs
+// of 0, 1, a few, 1/8, half and all entries, masks of none, 0, 1, a few, 1/4, half and all
+// allowed outputs, both directions, with and without the index lists; on a random matrix and
+// on one whose entries lie near the diagonal (where the stripes prune whole regions).
+static void forced_on(const fixture *f, uint64_t n, k2_rng *rng, long *cases) {
+  uint8_t *xp = calloc(n, 1), *skip = malloc(n);
+  double *xd = malloc(n * sizeof(double));
+  assert_true(xp && skip && xd);
+  const uint64_t ins[] = {0, 1, 7, n / 8, n / 2, n};
+  const uint64_t outs[] = {0, 1, 9, n / 4, n / 2, n, UINT64_MAX};  // UINT64_MAX: no mask
+  char what[200];
+  for (int forced = 0; forced <= 3; forced++) {
+    k2_omp_traversal_forced = forced;
+    for (int left = 0; left < 2; left++)
+      for (size_t ci = 0; ci < sizeof ins / sizeof ins[0]; ci++)
+        for (size_t co = 0; co < sizeof outs / sizeof outs[0]; co++) {
+          memset(xp, 0, n);
+          if (ins[ci] == n) memset(xp, 1, n);
+          for (uint64_t k = 0; k < ins[ci] && ins[ci] < n; k++) xp[k2_rng_below(rng, n)] = 1;
+          const bool masked = outs[co] != UINT64_MAX;
+          memset(skip, masked && outs[co] == n ? 0 : 1, n);
+          for (uint64_t k = 0; masked && k < outs[co] && outs[co] < n; k++) skip[k2_rng_below(rng, n)] = 0;
+          // one type, monoid and multiply per case, drawn among those the engines run
+          k2_product probe = {.batch = 1};
+          do {
+            probe.type = (k2_type)k2_rng_below(rng, K2_T_COUNT);
+            probe.monoid = (k2_monoid)k2_rng_below(rng, K2_MON_COUNT);
+            probe.mult = (k2_mult)k2_rng_below(rng, K2_MUL_COUNT);
+          } while (!k2_product_supported(&probe));
+          const size_t ts = k2_type_size(probe.type);
+          uint8_t *x = (uint8_t *)xd;
+          for (uint64_t i = 0; i < n; i++) {
+            const int64_t v = (int64_t)(i % 13) - 6;
+            switch (probe.type) {
+              case K2_T_BOOL: x[i] = (uint8_t)(v > 0); break;
+              case K2_T_INT32: { const int32_t t = (int32_t)v; memcpy(x + i * ts, &t, ts); } break;
+              case K2_T_INT64: memcpy(x + i * ts, &v, ts); break;
+              case K2_T_FP32: { const float t = (float)v * 0.5f; memcpy(x + i * ts, &t, ts); } break;
+              default: { const double t = (double)v * 0.25; memcpy(x + i * ts, &t, ts); } break;
+            }
+          }
+          const bool lists = k2_rng_below(rng, 2) != 0;
+          snprintf(what, sizeof what, "forced %d, %s, %llu inputs, %s %llu, type %d, monoid %d, multiply %d%s",
+                   forced, left ? "left" : "right", (unsigned long long)ins[ci],
+                   masked ? "allowed" : "no mask", (unsigned long long)(masked ? outs[co] : 0),
+                   (int)probe.type, (int)probe.monoid, (int)probe.mult, lists ? ", lists" : "");
+          compare_batch(&f->v, probe.type, probe.monoid, probe.mult, left, 1, x, xp,
+                        masked ? skip : NULL, lists, what);
+          (*cases)++;
+        }
+  }
+  k2_omp_traversal_forced = 0;
+  free(xp);
+  free(skip);
+  free(xd);
+}
+
+static void test_forced_traversals(void **state) {
+  (void)state;
+  long cases = 0;
+  k2_rng rng = {77};
+  fixture f;
+  fixture_make(&f, 3000, 40000, 31);
+  forced_on(&f, 3000, &rng, &cases);
+  fixture_free(&f);
+  // entries within 40 of the diagonal: most stripes of a sparse input or mask stay empty; over
+  // 32768 leaves, so that the full traversals run on every thread
+  const uint64_t n = 20000;
+  k2_coo_list L;
+  k2_coo_random(&L, n, n, 120000, &rng);
+  for (uint64_t k = 0; k < L.nvals; k++) {
+    const uint64_t off = L.J[k] % 81;
+    L.J[k] = L.I[k] + off >= 40 && L.I[k] + off - 40 < n ? L.I[k] + off - 40 : L.I[k];
+  }
+  f.L = L;
+  f.A = k2_test_matrix(&f.L, NULL);
+  K2_ASSERT_OK(k2_matrix_wait(f.A));
+  k2_tree_view(&f.v, &f.A->tree, f.A->weight);
+  assert_true(f.v.n_leaves >= 32768);
+  forced_on(&f, n, &rng, &cases);
+  fixture_free(&f);
+  print_message("forced traversals: %ld products equal to the reference engine's\n", cases);
+}
+
 // The same products with the parallel paths taken at every size (levels split among threads,
 // leaves by output block), on three threads so that the parts are uneven.
 static void test_parallel_paths(void **state) {
@@ -349,6 +435,7 @@ static void test_parallel_paths(void **state) {
   test_results(state);
   test_batch_results(state);
   test_visits(state);
+  test_forced_traversals(state);
   omp_set_num_threads(threads);
   k2_omp_pruned_par_min = was;
 }
@@ -360,6 +447,7 @@ int main(void) {
       cmocka_unit_test(test_visits),
       cmocka_unit_test(test_batch_results),
       cmocka_unit_test(test_batch_visits),
+      cmocka_unit_test(test_forced_traversals),
       cmocka_unit_test(test_parallel_paths),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
