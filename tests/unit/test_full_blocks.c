@@ -20,8 +20,6 @@
 // wrong nvals, and byte flips: refused with GrB_INVALID_OBJECT, never a crash.
 // test_expand_limit: the expansion for the CUDA engine is refused with a message when it would
 // exceed K2_FULL_EXPAND_MAX_BYTES (a full 2^32 x 2^32 matrix).
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 #include <omp.h>
 #include <stdio.h>
@@ -29,6 +27,7 @@
 
 #include "cpu/k2_omp_plan.h"
 #include "engine/k2_engine.h"
+#include "k2_image.h"
 #include "k2_native_semirings.h"
 #include "k2_oracle.h"
 #include "matrix/k2_matrix.h"
@@ -659,43 +658,6 @@ static void test_semirings(void **state) {
 
 // ---- images -------------------------------------------------------------------------------------
 
-#define H_VERSION 8
-#define H_FLAGS 20
-#define H_NROWS 32
-#define H_NCOLS 40
-#define H_NVALS 48
-#define H_TABLE 128
-#define H_SUM 312
-
-static uint64_t rd64(const uint8_t *b, size_t off) {
-  uint64_t v;
-  memcpy(&v, b + off, 8);
-  return v;
-}
-static void wr64(uint8_t *b, size_t off, uint64_t v) { memcpy(b + off, &v, 8); }
-static void wr32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
-static uint32_t rd32(const uint8_t *b, size_t off) {
-  uint32_t v;
-  memcpy(&v, b + off, 4);
-  return v;
-}
-
-static void rehash(uint8_t *b) {
-  for (int s = 0; s < (int)rd32(b, 120); s++) {
-    size_t e = H_TABLE + 24 * (size_t)s;
-    wr64(b, e + 16, XXH3_64bits(b + rd64(b, e), rd64(b, e + 8)));
-  }
-  wr64(b, H_SUM, XXH3_64bits(b, H_SUM));
-}
-
-static uint8_t *image_of(K2_Matrix A, GrB_Index *size) {
-  K2_ASSERT_OK(K2_Matrix_serializeSize(size, A));
-  uint8_t *b = malloc(*size);
-  assert_non_null(b);
-  K2_ASSERT_OK(K2_Matrix_serialize(b, size, A));
-  return b;
-}
-
 static void expect_refused(const uint8_t *b, GrB_Index size, const char *message) {
   K2_Matrix R = NULL;
   GrB_Info info = K2_Matrix_deserialize(&R, b, size);
@@ -719,10 +681,10 @@ static void test_images(void **state) {
     f.full_blocks = true;
     K2_Matrix F = k2_test_matrix(&L, &f);
     GrB_Index sp, sf;
-    uint8_t *bp = image_of(P, &sp), *bf = image_of(F, &sf);
-    assert_int_equal(rd32(bp, H_VERSION), compress ? 3 : 2);  // without full blocks: as before
-    assert_int_equal(rd32(bf, H_VERSION), 4);
-    assert_int_equal(rd32(bf, H_FLAGS), compress ? 6 : 4);
+    uint8_t *bp = k2_img_of(P, &sp), *bf = k2_img_of(F, &sf);
+    assert_int_equal(k2_img_rd32(bp, H_VERSION), compress ? 3 : 2);  // without full blocks: as before
+    assert_int_equal(k2_img_rd32(bf, H_VERSION), 4);
+    assert_int_equal(k2_img_rd32(bf, H_FLAGS), compress ? 6 : 4);
     assert_true(sf < sp);
     K2_Matrix R = NULL;
     K2_ASSERT_OK(K2_Matrix_deserialize(&R, bf, sf));
@@ -732,7 +694,7 @@ static void test_images(void **state) {
     K2_ASSERT_OK(K2_Matrix_isEqual(&eq, R, P));
     assert_true(eq);
     GrB_Index sr;
-    uint8_t *br = image_of(R, &sr);  // written again: the same bytes
+    uint8_t *br = k2_img_of(R, &sr);  // written again: the same bytes
     assert_int_equal(sr, sf);
     assert_memory_equal(br, bf, sf);
     free(br);
@@ -749,34 +711,34 @@ static void test_images(void **state) {
     // version and flags
     uint8_t *b = malloc(sf);
     memcpy(b, bf, sf);
-    wr32(b, H_FLAGS, rd32(b, H_FLAGS) & ~4u);
-    rehash(b);
+    k2_img_wr32(b, H_FLAGS, k2_img_rd32(b, H_FLAGS) & ~4u);
+    k2_img_rehash(b);
     expect_refused(b, sf, "version 4 image without the full-blocks flag");
     memcpy(b, bf, sf);
-    wr32(b, H_VERSION, 3);
-    rehash(b);
+    k2_img_wr32(b, H_VERSION, 3);
+    k2_img_rehash(b);
     expect_refused(b, sf, "unknown flags");
     memcpy(b, bf, sf);
-    wr32(b, H_VERSION, 5);
-    rehash(b);
+    k2_img_wr32(b, H_VERSION, 5);
+    k2_img_rehash(b);
     expect_refused(b, sf, "newer");
     // a full mark where the image does not allow one: version 2/3 with the tree's marks
     memcpy(b, bf, sf);
-    wr32(b, H_VERSION, compress ? 3 : 2);
-    wr32(b, H_FLAGS, rd32(b, H_FLAGS) & ~4u);
-    rehash(b);
+    k2_img_wr32(b, H_VERSION, compress ? 3 : 2);
+    k2_img_wr32(b, H_FLAGS, k2_img_rd32(b, H_FLAGS) & ~4u);
+    k2_img_rehash(b);
     expect_refused(b, sf, "empty signature");
     // nvals that the leaves and the full nodes do not make
     memcpy(b, bf, sf);
-    wr64(b, H_NVALS, rd64(b, H_NVALS) - 1);
-    rehash(b);
+    k2_img_wr64(b, H_NVALS, k2_img_rd64(b, H_NVALS) - 1);
+    k2_img_rehash(b);
     expect_refused(b, sf, "nvals");
     // byte flips: refused or (rarely) a valid tree, never a crash
     for (int k = 0; k < 400; k++) {
       memcpy(b, bf, sf);
       const uint64_t at = 320 + k2_rng_below(&rng, sf - 320);
       b[at] ^= (uint8_t)(1u << k2_rng_below(&rng, 8));
-      if (k % 2 == 0) rehash(b);
+      if (k % 2 == 0) k2_img_rehash(b);
       K2_Matrix X = NULL;
       GrB_Info info = K2_Matrix_deserialize(&X, b, sf);
       assert_true(info == GrB_SUCCESS || info == GrB_INVALID_OBJECT);
@@ -801,9 +763,9 @@ static void test_images(void **state) {
   K2_Matrix F = build(&L2, 1, true);
   assert_int_equal(F->tree.n_full, 1);
   GrB_Index s;
-  uint8_t *b = image_of(F, &s);
-  wr64(b, H_NCOLS, 6);
-  rehash(b);
+  uint8_t *b = k2_img_of(F, &s);
+  k2_img_wr64(b, H_NCOLS, 6);
+  k2_img_rehash(b);
   expect_refused(b, s, "crosses the border");
   free(b);
   K2_Matrix_free(&F);
@@ -814,12 +776,12 @@ static void test_images(void **state) {
   L2 = dense_list(&D);
   F = build(&L2, 1, true);
   assert_int_equal(F->tree.n_internal, 1);
-  b = image_of(F, &s);
-  wr64(b, H_NROWS, 7);
-  rehash(b);
+  b = k2_img_of(F, &s);
+  k2_img_wr64(b, H_NROWS, 7);
+  k2_img_rehash(b);
   expect_refused(b, s, "exceeds 7 x 8");
-  wr64(b, H_NVALS, 56);
-  rehash(b);
+  k2_img_wr64(b, H_NVALS, 56);
+  k2_img_rehash(b);
   expect_refused(b, s, "hold more entries than nvals");
   free(b);
   K2_Matrix_free(&F);

@@ -13,12 +13,11 @@
 // and flag mismatches: refused with GrB_INVALID_OBJECT, never a crash.
 // test_web_sizes: the bits per edge of cnr-2000 and uk-2007-05@100000 (data folder; skipped
 // without it) with compressed 4x4 leaves, and a product on each against the plain tree.
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 #include <stdio.h>
 #include <string.h>
 
+#include "k2_image.h"
 #include "k2_native_semirings.h"
 #include "k2_oracle.h"
 #include "matrix/k2_matrix.h"
@@ -290,41 +289,6 @@ static void test_products(void **state) {
 
 // ---- images -----------------------------------------------------------------------------------
 
-#define H_VERSION 8
-#define H_FLAGS 20
-#define H_LEAF_LOG 64
-#define H_TABLE 128
-#define H_SUM 312
-
-static uint64_t rd64(const uint8_t *b, size_t off) {
-  uint64_t v;
-  memcpy(&v, b + off, 8);
-  return v;
-}
-static void wr64(uint8_t *b, size_t off, uint64_t v) { memcpy(b + off, &v, 8); }
-static void wr32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
-static uint32_t rd32(const uint8_t *b, size_t off) {
-  uint32_t v;
-  memcpy(&v, b + off, 4);
-  return v;
-}
-
-static void rehash(uint8_t *b) {
-  for (int s = 0; s < (int)rd32(b, 120); s++) {
-    size_t e = H_TABLE + 24 * (size_t)s;
-    wr64(b, e + 16, XXH3_64bits(b + rd64(b, e), rd64(b, e + 8)));
-  }
-  wr64(b, H_SUM, XXH3_64bits(b, H_SUM));
-}
-
-static uint8_t *image_of(K2_Matrix A, GrB_Index *size) {
-  K2_ASSERT_OK(K2_Matrix_serializeSize(size, A));
-  uint8_t *b = malloc(*size);
-  assert_non_null(b);
-  K2_ASSERT_OK(K2_Matrix_serialize(b, size, A));
-  return b;
-}
-
 static void test_roundtrip(void **state) {
   (void)state;
   k2_rng rng = {5};
@@ -333,9 +297,9 @@ static void test_roundtrip(void **state) {
   for (uint32_t leaf_log = 2; leaf_log <= 3; leaf_log++) {
     K2_Matrix P = build(&L, leaf_log, false), C = build(&L, leaf_log, true);
     GrB_Index sp, sc;
-    uint8_t *bp = image_of(P, &sp), *bc = image_of(C, &sc);
-    assert_int_equal(rd32(bp, H_VERSION), 2);
-    assert_int_equal(rd32(bc, H_VERSION), 3);
+    uint8_t *bp = k2_img_of(P, &sp), *bc = k2_img_of(C, &sc);
+    assert_int_equal(k2_img_rd32(bp, H_VERSION), 2);
+    assert_int_equal(k2_img_rd32(bc, H_VERSION), 3);
     assert_true(sc < sp);
     K2_Matrix R = NULL;
     K2_ASSERT_OK(K2_Matrix_deserialize(&R, bc, sc));
@@ -343,14 +307,14 @@ static void test_roundtrip(void **state) {
     assert_equal_matrices(R, P);
     // and written again: the same bytes
     GrB_Index sr;
-    uint8_t *br = image_of(R, &sr);
+    uint8_t *br = k2_img_of(R, &sr);
     assert_int_equal(sr, sc);
     assert_memory_equal(br, bc, sc);
     free(br);
     K2_Matrix_free(&R);
     // a version this library does not know
-    wr32(bc, H_VERSION, 5);
-    rehash(bc);
+    k2_img_wr32(bc, H_VERSION, 5);
+    k2_img_rehash(bc);
     assert_int_equal(K2_Matrix_deserialize(&R, bc, sc), GrB_INVALID_OBJECT);
     assert_non_null(strstr(K2_error_string(), "newer"));
     free(bp);
@@ -384,18 +348,18 @@ static void test_corrupt(void **state) {
   k2_coo_random(&L, 70000, 70000, 120000, &rng);  // more than 2^16 leaves: two rank superblocks
   K2_Matrix C = build(&L, 2, true);
   GrB_Index size;
-  uint8_t *good = image_of(C, &size), *b = malloc(size);
+  uint8_t *good = k2_img_of(C, &size), *b = malloc(size);
   const size_t e1 = H_TABLE + 24;  // section 1, leaf_codes
-  const uint64_t off = rd64(good, e1), words = rd64(good, e1 + 8) / 8;
-  const uint64_t L_levels = rd64(good, off + 8);
+  const uint64_t off = k2_img_rd64(good, e1), words = k2_img_rd64(good, e1 + 8) / 8;
+  const uint64_t L_levels = k2_img_rd64(good, off + 8);
   char what[120];
   // every header word, several ways
   const uint64_t deltas[] = {1, 2, 255, UINT64_C(1) << 32, UINT64_C(1) << 63, ~UINT64_C(0)};
   for (uint64_t w = 0; w < 3 + L_levels; w++)
     for (size_t d = 0; d < sizeof deltas / sizeof deltas[0]; d++) {
       memcpy(b, good, size);
-      wr64(b, off + 8 * w, rd64(b, off + 8 * w) ^ deltas[d]);
-      rehash(b);
+      k2_img_wr64(b, off + 8 * w, k2_img_rd64(b, off + 8 * w) ^ deltas[d]);
+      k2_img_rehash(b);
       snprintf(what, sizeof what, "header word %llu ^ %llx", (unsigned long long)w,
                (unsigned long long)deltas[d]);
       expect_refused(b, size, true, what);
@@ -411,15 +375,15 @@ static void test_corrupt(void **state) {
     memcpy(b, good, size);
     uint64_t w = 3 + L_levels + k2_rng_below(&rng, words - 3 - L_levels);
     if (k < 64) w = words - 1 - (uint64_t)k % 8;  // the tail: padding
-    wr64(b, off + 8 * w, rd64(b, off + 8 * w) ^ (UINT64_C(1) << k2_rng_below(&rng, 64)));
-    rehash(b);
+    k2_img_wr64(b, off + 8 * w, k2_img_rd64(b, off + 8 * w) ^ (UINT64_C(1) << k2_rng_below(&rng, 64)));
+    k2_img_rehash(b);
     snprintf(what, sizeof what, "a bit of word %llu", (unsigned long long)w);
     expect_refused(b, size, false, what);
   }
   // a section of the wrong length (the header's counts need more)
   memcpy(b, good, size);
-  wr64(b, e1 + 8, rd64(b, e1 + 8) - 8);
-  rehash(b);
+  k2_img_wr64(b, e1 + 8, k2_img_rd64(b, e1 + 8) - 8);
+  k2_img_rehash(b);
   expect_refused(b, size, true, "a shorter section");
   // version 3 without the flag, version 2 with it, 2x2 leaves with it
   const struct {
@@ -431,8 +395,8 @@ static void test_corrupt(void **state) {
                 {H_LEAF_LOG, 1, "2x2 leaves with the flag"}};
   for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
     memcpy(b, good, size);
-    wr32(b, fields[f].at, fields[f].value);
-    rehash(b);
+    k2_img_wr32(b, fields[f].at, fields[f].value);
+    k2_img_rehash(b);
     expect_refused(b, size, true, fields[f].what);
   }
   free(b);

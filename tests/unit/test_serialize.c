@@ -20,61 +20,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "k2_image.h"
 #include "k2_test.h"
 #include "matrix/k2_matrix.h"
 
-// ---- the documented layout -------------------------------------------------------------------
-#define H_VERSION 8
-#define H_ENDIAN 12
-#define H_FLAGS 20
-#define H_FILE_BYTES 24
-#define H_NROWS 32
-#define H_NCOLS 40
-#define H_NVALS 48
-#define H_SIDE_LOG 56
-#define H_LEVELS 60
-#define H_LEAF_LOG 64
-#define H_DIR_LOG 68
-#define H_TOP_LEVEL 72
-#define H_TOP_MAX_LOG 76
-#define H_N_INTERNAL 80
-#define H_N_LEAVES 88
-#define H_DIR_LEN 96
-#define H_TOP_COUNT 104
-#define H_WEIGHT 112
-#define H_NSECT 120
-#define H_TABLE 128
-#define H_SUM 312
-#define H_BYTES 320
+// ---- the sections (the header's layout: k2_image.h) ------------------------------------------
 #define NSECT 6     // version 1; version 2 has the first NSECT_V2
 #define NSECT_V2 3
 enum { S_SIG, S_LEAVES, S_LEVEL_START, S_DIR, S_TOP, S_BOTTOM };
 
-static uint64_t rd64(const uint8_t *b, size_t off) {
-  uint64_t v;
-  memcpy(&v, b + off, 8);
-  return v;
-}
-static uint32_t rd32(const uint8_t *b, size_t off) {
-  uint32_t v;
-  memcpy(&v, b + off, 4);
-  return v;
-}
-static void wr64(uint8_t *b, size_t off, uint64_t v) { memcpy(b + off, &v, 8); }
-static void wr32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
-static int nsect(const uint8_t *b) { return (int)rd32(b, H_NSECT); }
-static uint64_t sec_off(const uint8_t *b, int s) { return rd64(b, H_TABLE + 24 * (size_t)s); }
-static uint64_t sec_bytes(const uint8_t *b, int s) { return rd64(b, H_TABLE + 24 * (size_t)s + 8); }
+static int nsect(const uint8_t *b) { return (int)k2_img_rd32(b, H_NSECT); }
+static uint64_t sec_off(const uint8_t *b, int s) { return k2_img_rd64(b, H_TABLE + 24 * (size_t)s); }
+static uint64_t sec_bytes(const uint8_t *b, int s) { return k2_img_rd64(b, H_TABLE + 24 * (size_t)s + 8); }
 // Word w of section s.
-static uint64_t sec_word(const uint8_t *b, int s, uint64_t w) { return rd64(b, sec_off(b, s) + 8 * w); }
-static void set_sec_word(uint8_t *b, int s, uint64_t w, uint64_t v) { wr64(b, sec_off(b, s) + 8 * w, v); }
-
-// Recompute every checksum after a deliberate change (so only the structure is wrong).
-static void rehash(uint8_t *b) {
-  for (int s = 0; s < nsect(b); s++)
-    wr64(b, H_TABLE + 24 * (size_t)s + 16, XXH3_64bits(b + sec_off(b, s), sec_bytes(b, s)));
-  wr64(b, H_SUM, XXH3_64bits(b, H_SUM));
-}
+static uint64_t sec_word(const uint8_t *b, int s, uint64_t w) { return k2_img_rd64(b, sec_off(b, s) + 8 * w); }
+static void set_sec_word(uint8_t *b, int s, uint64_t w, uint64_t v) { k2_img_wr64(b, sec_off(b, s) + 8 * w, v); }
 
 // ---- helpers -------------------------------------------------------------------------------
 
@@ -182,32 +142,32 @@ static uint8_t *v1_image(K2_Matrix A, uint32_t dir_log, uint32_t top_max_log, bo
   uint8_t *b = calloc(pos, 1);
   assert_non_null(b);
   memcpy(b, "K2GRB\0\r\n", 8);
-  wr32(b, H_VERSION, 1);
-  wr32(b, H_ENDIAN, 0x01020304);
-  wr32(b, 16, H_BYTES);
-  wr32(b, H_FLAGS, bottom ? 1 : 0);
-  wr64(b, H_FILE_BYTES, pos);
-  wr64(b, H_NROWS, t->nrows);
-  wr64(b, H_NCOLS, t->ncols);
-  wr64(b, H_NVALS, t->nvals);
-  wr32(b, H_SIDE_LOG, t->side_log);
-  wr32(b, H_LEVELS, t->levels);
-  wr32(b, H_LEAF_LOG, t->leaf_log);
-  wr32(b, H_DIR_LOG, dir_log);
-  wr32(b, H_TOP_LEVEL, n ? top : 0);
-  wr32(b, H_TOP_MAX_LOG, top_max_log);
-  wr64(b, H_N_INTERNAL, n);
-  wr64(b, H_N_LEAVES, t->n_leaves);
-  wr64(b, H_DIR_LEN, dir_len);
-  wr64(b, H_TOP_COUNT, top_count);
+  k2_img_wr32(b, H_VERSION, 1);
+  k2_img_wr32(b, H_ENDIAN, 0x01020304);
+  k2_img_wr32(b, 16, H_BYTES);
+  k2_img_wr32(b, H_FLAGS, bottom ? 1 : 0);
+  k2_img_wr64(b, H_FILE_BYTES, pos);
+  k2_img_wr64(b, H_NROWS, t->nrows);
+  k2_img_wr64(b, H_NCOLS, t->ncols);
+  k2_img_wr64(b, H_NVALS, t->nvals);
+  k2_img_wr32(b, H_SIDE_LOG, t->side_log);
+  k2_img_wr32(b, H_LEVELS, t->levels);
+  k2_img_wr32(b, H_LEAF_LOG, t->leaf_log);
+  k2_img_wr32(b, H_DIR_LOG, dir_log);
+  k2_img_wr32(b, H_TOP_LEVEL, n ? top : 0);
+  k2_img_wr32(b, H_TOP_MAX_LOG, top_max_log);
+  k2_img_wr64(b, H_N_INTERNAL, n);
+  k2_img_wr64(b, H_N_LEAVES, t->n_leaves);
+  k2_img_wr64(b, H_DIR_LEN, dir_len);
+  k2_img_wr64(b, H_TOP_COUNT, top_count);
   memcpy(b + H_WEIGHT, &A->weight, 8);
-  wr32(b, H_NSECT, NSECT);
+  k2_img_wr32(b, H_NSECT, NSECT);
   for (int k = 0; k < NSECT; k++) {
-    wr64(b, H_TABLE + 24 * (size_t)k, off[k]);
-    wr64(b, H_TABLE + 24 * (size_t)k + 8, bytes[k]);
+    k2_img_wr64(b, H_TABLE + 24 * (size_t)k, off[k]);
+    k2_img_wr64(b, H_TABLE + 24 * (size_t)k + 8, bytes[k]);
     if (bytes[k]) memcpy(b + off[k], data[k], bytes[k]);
   }
-  rehash(b);
+  k2_img_rehash(b);
   free(dir);
   free(top_codes);
   free(bottom_codes);
@@ -312,19 +272,19 @@ static void roundtrip(uint64_t nrows, uint64_t ncols, uint64_t nnz, const K2_For
   K2_ASSERT_OK(K2_Matrix_setEdgeWeight(A, 0.5 + k2_rng_unit(&r)));
   GrB_Index size;
   uint8_t *blob = serialize(A, &size);
-  assert_int_equal(rd64(blob, H_FILE_BYTES), size);
-  assert_int_equal(rd64(blob, H_NROWS), nrows);
-  assert_int_equal(rd64(blob, H_NCOLS), ncols);
-  assert_int_equal(rd32(blob, H_FLAGS), fmt->cache_bottom_codes ? 1 : 0);
-  assert_int_equal(rd32(blob, H_VERSION), 2);
+  assert_int_equal(k2_img_rd64(blob, H_FILE_BYTES), size);
+  assert_int_equal(k2_img_rd64(blob, H_NROWS), nrows);
+  assert_int_equal(k2_img_rd64(blob, H_NCOLS), ncols);
+  assert_int_equal(k2_img_rd32(blob, H_FLAGS), fmt->cache_bottom_codes ? 1 : 0);
+  assert_int_equal(k2_img_rd32(blob, H_VERSION), 2);
   assert_int_equal(nsect(blob), NSECT_V2);
   for (int s = 0; s < NSECT_V2; s++) assert_int_equal(sec_off(blob, s) % 64, 0);
   // the options, not the arrays derived from them
-  assert_int_equal(rd32(blob, H_DIR_LOG), fmt->directory_log);
-  assert_int_equal(rd32(blob, H_TOP_MAX_LOG), fmt->top_max_log);
-  assert_int_equal(rd32(blob, H_TOP_LEVEL), 0);
-  assert_int_equal(rd64(blob, H_DIR_LEN), 0);
-  assert_int_equal(rd64(blob, H_TOP_COUNT), 0);
+  assert_int_equal(k2_img_rd32(blob, H_DIR_LOG), fmt->directory_log);
+  assert_int_equal(k2_img_rd32(blob, H_TOP_MAX_LOG), fmt->top_max_log);
+  assert_int_equal(k2_img_rd32(blob, H_TOP_LEVEL), 0);
+  assert_int_equal(k2_img_rd64(blob, H_DIR_LEN), 0);
+  assert_int_equal(k2_img_rd64(blob, H_TOP_COUNT), 0);
 
   // in memory
   K2_Matrix B = NULL;
@@ -612,32 +572,32 @@ static void test_known_image(void **state) {
   GrB_Index size;
   uint8_t *b = tiny_image(&size);
   assert_memory_equal(b, "K2GRB\0\r\n", 8);
-  assert_int_equal(rd32(b, H_VERSION), 2);
-  assert_int_equal(rd32(b, H_ENDIAN), 0x01020304);
-  assert_int_equal(rd32(b, 16), H_BYTES);
-  assert_int_equal(rd32(b, H_FLAGS), 1);
-  assert_int_equal(rd64(b, H_NVALS), 1);
-  assert_int_equal(rd32(b, H_SIDE_LOG), 3);
-  assert_int_equal(rd32(b, H_LEVELS), 2);
-  assert_int_equal(rd32(b, H_LEAF_LOG), 1);
-  assert_int_equal(rd32(b, H_DIR_LOG), 4);      // the option; 0 would be "sized from the tree"
-  assert_int_equal(rd32(b, H_TOP_LEVEL), 0);    // reserved in version 2
-  assert_int_equal(rd32(b, H_TOP_MAX_LOG), 0);  // the default: sized from the tree
-  assert_int_equal(rd64(b, H_N_INTERNAL), 2);
-  assert_int_equal(rd64(b, H_N_LEAVES), 1);
-  assert_int_equal(rd64(b, H_DIR_LEN), 0);      // reserved
-  assert_int_equal(rd64(b, H_TOP_COUNT), 0);    // reserved
+  assert_int_equal(k2_img_rd32(b, H_VERSION), 2);
+  assert_int_equal(k2_img_rd32(b, H_ENDIAN), 0x01020304);
+  assert_int_equal(k2_img_rd32(b, 16), H_BYTES);
+  assert_int_equal(k2_img_rd32(b, H_FLAGS), 1);
+  assert_int_equal(k2_img_rd64(b, H_NVALS), 1);
+  assert_int_equal(k2_img_rd32(b, H_SIDE_LOG), 3);
+  assert_int_equal(k2_img_rd32(b, H_LEVELS), 2);
+  assert_int_equal(k2_img_rd32(b, H_LEAF_LOG), 1);
+  assert_int_equal(k2_img_rd32(b, H_DIR_LOG), 4);      // the option; 0 would be "sized from the tree"
+  assert_int_equal(k2_img_rd32(b, H_TOP_LEVEL), 0);    // reserved in version 2
+  assert_int_equal(k2_img_rd32(b, H_TOP_MAX_LOG), 0);  // the default: sized from the tree
+  assert_int_equal(k2_img_rd64(b, H_N_INTERNAL), 2);
+  assert_int_equal(k2_img_rd64(b, H_N_LEAVES), 1);
+  assert_int_equal(k2_img_rd64(b, H_DIR_LEN), 0);      // reserved
+  assert_int_equal(k2_img_rd64(b, H_TOP_COUNT), 0);    // reserved
   double w;
   memcpy(&w, b + H_WEIGHT, 8);
   assert_true(w == 1.0);
-  assert_int_equal(rd32(b, H_NSECT), NSECT_V2);
+  assert_int_equal(k2_img_rd32(b, H_NSECT), NSECT_V2);
   for (size_t o = H_TABLE + 24 * NSECT_V2; o < H_SUM; o++) assert_int_equal(b[o], 0);
-  assert_int_equal(rd64(b, H_SUM), XXH3_64bits(b, H_SUM));
+  assert_int_equal(k2_img_rd64(b, H_SUM), XXH3_64bits(b, H_SUM));
   uint64_t expect_bytes[NSECT_V2] = {8, 8, 32}, pos = H_BYTES;
   for (int s = 0; s < NSECT_V2; s++) {
     assert_int_equal(sec_off(b, s), (pos + 63) / 64 * 64);
     assert_int_equal(sec_bytes(b, s), expect_bytes[s]);
-    assert_int_equal(rd64(b, H_TABLE + 24 * (size_t)s + 16), XXH3_64bits(b + sec_off(b, s), expect_bytes[s]));
+    assert_int_equal(k2_img_rd64(b, H_TABLE + 24 * (size_t)s + 16), XXH3_64bits(b + sec_off(b, s), expect_bytes[s]));
     for (uint64_t o = pos; o < sec_off(b, s); o++) assert_int_equal(b[o], 0);
     pos = sec_off(b, s) + sec_bytes(b, s);
   }
@@ -764,7 +724,7 @@ static void flip_every_byte(uint8_t *b, GrB_Index size) {
   }
   assert_int_equal(mappings_of(path), 0);  // rejected files are unmapped
   print_message("flip: %llu damaged images of %llu bytes (version %u) rejected\n",
-                (unsigned long long)rejected, (unsigned long long)size, rd32(b, H_VERSION));
+                (unsigned long long)rejected, (unsigned long long)size, k2_img_rd32(b, H_VERSION));
   // and the undamaged one still loads
   write_file(path, b, size);
   K2_Matrix B = NULL;
@@ -883,7 +843,7 @@ static void test_magic_version_endian(void **state) {
 
   memcpy(c, b, size);
   c[0] = 'X';
-  rehash(c);
+  k2_img_rehash(c);
   expect_reject_blob(c, size, GrB_INVALID_OBJECT, "magic");
 
   // a later version: said to be newer, with the versions this library reads (the message of
@@ -900,8 +860,8 @@ static void test_magic_version_endian(void **state) {
                   {1, "3 sections at offset 120, version 1 has 6"}};
   for (size_t k = 0; k < sizeof versions / sizeof versions[0]; k++) {
     memcpy(c, b, size);
-    wr32(c, H_VERSION, versions[k].version);
-    rehash(c);
+    k2_img_wr32(c, H_VERSION, versions[k].version);
+    k2_img_rehash(c);
     expect_reject_blob(c, size, GrB_INVALID_OBJECT, versions[k].message);
     if (k == 0) {
       write_file(path, c, size);
@@ -910,23 +870,23 @@ static void test_magic_version_endian(void **state) {
   }
 
   memcpy(c, b, size);
-  wr32(c, H_ENDIAN, 0x04030201);
-  rehash(c);
+  k2_img_wr32(c, H_ENDIAN, 0x04030201);
+  k2_img_rehash(c);
   expect_reject_blob(c, size, GrB_INVALID_OBJECT, "big-endian");
 
   memcpy(c, b, size);
-  wr32(c, H_ENDIAN, 0x01020305);
-  rehash(c);
+  k2_img_wr32(c, H_ENDIAN, 0x01020305);
+  k2_img_rehash(c);
   expect_reject_blob(c, size, GrB_INVALID_OBJECT, "endianness");
 
   memcpy(c, b, size);
-  wr32(c, H_FLAGS, 3);
-  rehash(c);
+  k2_img_wr32(c, H_FLAGS, 3);
+  k2_img_rehash(c);
   expect_reject_blob(c, size, GrB_INVALID_OBJECT, "flags");
 
   memcpy(c, b, size);
   c[300] = 1;  // reserved
-  rehash(c);
+  k2_img_rehash(c);
   expect_reject_blob(c, size, GrB_INVALID_OBJECT, "reserved");
 
   memcpy(c, b, size);
@@ -1047,14 +1007,14 @@ static void corrupt_each(const uint8_t *b, GrB_Index size, const k2_corruption *
     const k2_corruption *x = &cases[k];
     memcpy(c, b, size);
     if (x->section >= 0) set_sec_word(c, x->section, x->offset, x->value);
-    else if (x->size32) wr32(c, x->offset, (uint32_t)x->value);
-    else wr64(c, x->offset, x->value);
-    rehash(c);
+    else if (x->size32) k2_img_wr32(c, x->offset, (uint32_t)x->value);
+    else k2_img_wr64(c, x->offset, x->value);
+    k2_img_rehash(c);
     K2_Matrix B = NULL;
     GrB_Info info = K2_Matrix_deserialize(&B, c, size);
     if (info != GrB_INVALID_OBJECT || strstr(K2_error_string(), x->message) == NULL) {
       print_error("case \"%s\" (version %u): info %d, message \"%s\", expected \"%s\"\n", x->name,
-                  rd32(b, H_VERSION), (int)info, K2_error_string(), x->message);
+                  k2_img_rd32(b, H_VERSION), (int)info, K2_error_string(), x->message);
       fail();
     }
     assert_null(B);
@@ -1106,7 +1066,7 @@ static void test_broken_structure(void **state) {
   assert_non_null(c);
   memcpy(c, b, size);
   set_sec_word(c, S_SIG, 0, 0x28);
-  rehash(c);
+  k2_img_rehash(c);
   const char *path = tmp_path("broken.k2");
   write_file(path, c, size);
   expect_reject_file(path, GrB_INVALID_OBJECT, "structurally invalid");
@@ -1141,9 +1101,9 @@ static void test_broken_structure_v1(void **state) {
   // the top level and its code changed together: consistent tree, but not the level that
   // top_max_log picks
   memcpy(c, b, size);
-  wr32(c, H_TOP_LEVEL, 0);
+  k2_img_wr32(c, H_TOP_LEVEL, 0);
   set_sec_word(c, S_TOP, 0, 0);
-  rehash(c);
+  k2_img_rehash(c);
   expect_reject_blob(c, size, GrB_INVALID_OBJECT, "top level 0");
   free(c);
   free(b);
@@ -1153,20 +1113,20 @@ static void test_broken_structure_v1(void **state) {
   c = malloc(size);
   assert_non_null(c);
   memcpy(c, b, size);
-  wr64(c, H_DIR_LEN, 0);
-  wr64(c, H_TABLE + 24 * S_DIR + 8, 0);
+  k2_img_wr64(c, H_DIR_LEN, 0);
+  k2_img_wr64(c, H_TABLE + 24 * S_DIR + 8, 0);
   // the sections after it move up to the next 64-byte boundary: rebuild the tail
   uint64_t pos = sec_off(c, S_DIR);
   for (int s = S_TOP; s < NSECT; s++) {
     uint64_t off = (pos + 63) / 64 * 64;
     memmove(c + off, b + sec_off(b, s), sec_bytes(b, s));
-    wr64(c, H_TABLE + 24 * (size_t)s, off);
+    k2_img_wr64(c, H_TABLE + 24 * (size_t)s, off);
     pos = off + sec_bytes(b, s);
   }
   memset(c + pos, 0, size - pos);
-  wr64(c, H_FILE_BYTES, pos);
+  k2_img_wr64(c, H_FILE_BYTES, pos);
   for (uint64_t o = sec_off(c, S_DIR); o < sec_off(c, S_TOP); o++) c[o] = 0;
-  rehash(c);
+  k2_img_rehash(c);
   expect_reject_blob(c, pos, GrB_INVALID_OBJECT, "no directory: a version 1 image stores it");
   free(c);
   free(b);
@@ -1200,7 +1160,7 @@ static void test_check_large(void **state) {
   uint64_t w = sec_word(b, S_SIG, 0);
   assert_int_equal(w & 15, 5);
   set_sec_word(b, S_SIG, 0, (w & ~UINT64_C(15)) | 9);
-  rehash(b);
+  k2_img_rehash(b);
   expect_reject_blob(b, size, GrB_INVALID_OBJECT, "padding");
   free(b);
   K2_ASSERT_OK(K2_Matrix_free(&A));
