@@ -63,6 +63,19 @@ static inline void k2a_clear(char *msg) {
     }                                                          \
   } while (0)
 
+// As K2A_TRY for a call already made (its code in `info`; `call` its name, for the burble): the
+// library's message is the call's own, not cleared first. For a device call whose decline
+// (GrB_NOT_IMPLEMENTED) the caller handles before.
+#define K2A_CHECK(info, call)                                  \
+  do {                                                         \
+    GrB_Info k2a_info_ = (info);                               \
+    if (k2a_info_ < GrB_SUCCESS) {                             \
+      k2a_fail(msg, k2a_info_, K2A_FN, k2a_step, call);        \
+      K2A_FREE_ALL;                                            \
+      return k2a_info_;                                        \
+    }                                                          \
+  } while (0)
+
 // Fail with a code and a message in words (printf-style; a check of the arguments), after
 // freeing the work.
 #define K2A_FAIL(code, ...)                                    \

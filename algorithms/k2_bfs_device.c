@@ -11,54 +11,34 @@
 #include "k2_alg_internal.h"
 
 #define K2A_FN "K2_bfs"
+
+// LAGraph's steps, one device-vector call each, into *v (levels) and *pi (parents), created here
+// (either pointer NULL: not computed); the caller frees them.
 #define K2A_FREE_ALL                   \
   do {                                 \
     K2_DeviceVector_free(&q);          \
     K2_DeviceVector_free(&w);          \
     K2_DeviceVector_free(&degree);     \
     K2_DeviceVector_free(&ones);       \
-    K2_DeviceVector_free(&pi);         \
-    K2_DeviceVector_free(&v);          \
-    if (lev != NULL) GrB_free(&lev);   \
   } while (0)
 
-GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
-                       GrB_Index src, K2_BfsMode mode, char *msg) {
-  K2_DeviceVector q = NULL, w = NULL, degree = NULL, ones = NULL, pi = NULL, v = NULL;
-  GrB_Vector lev = NULL;
+static GrB_Info k2_bfs_device_steps(K2_DeviceVector *v, K2_DeviceVector *pi, K2_Matrix A, K2_Graph G,
+                                    GrB_Index src, K2_BfsMode mode, char *msg) {
+  K2_DeviceVector q = NULL, w = NULL, degree = NULL, ones = NULL;
   const char *k2a_step = NULL;
-  // the caller (k2_bfs.inc) checked the arguments
   GrB_Index n, nvals;
   K2A_STEP("reading the size of A");
   K2A_TRY(K2_Matrix_nrows(&n, A));
   K2A_TRY(K2_Matrix_nvals(&nvals, A));
-  const bool compute_level = (level != NULL), compute_parent = (parent != NULL);
+  const bool compute_level = (v != NULL), compute_parent = (pi != NULL);
   const bool wide = n > INT32_MAX;
   GrB_Type int_type = wide ? GrB_INT64 : GrB_INT32;
-  if (mode == K2_BFS_AUTO) {  // the whole search in one call, the direction the engine's own choice
-    K2A_STEP("running the BFS on the device");
-    if (compute_level) K2A_TRY(K2_DeviceVector_new(&v, int_type, n));
-    if (compute_parent) K2A_TRY(K2_DeviceVector_new(&pi, int_type, n));
-    GrB_Info info = K2_Device_bfs(v, pi, A, src, GrB_DESC_T0);
-    if (info == GrB_SUCCESS) {
-      K2A_STEP("copying the results from the device");
-      if (compute_level) K2A_TRY(K2_DeviceVector_export(&lev, v));
-      if (compute_parent) K2A_TRY(K2_DeviceVector_export(parent, pi));
-      if (compute_level) *level = lev;
-      lev = NULL;
-      K2A_FREE_ALL;
-      return GrB_SUCCESS;
-    }
-    if (info != GrB_NOT_IMPLEMENTED) K2A_TRY(info);
-    K2_DeviceVector_free(&v);  // declined (row blocks): the steps below, one product per level
-    K2_DeviceVector_free(&pi);
-  }
   GrB_Semiring semiring;
   K2A_STEP("creating the frontier and the result vectors on the device");
   if (compute_parent) {
     semiring = wide ? GxB_ANY_SECONDI_INT64 : GxB_ANY_SECONDI_INT32;
-    K2A_TRY(K2_DeviceVector_new(&pi, int_type, n));
-    K2A_TRY(K2_DeviceVector_setElement_INT64(pi, (int64_t)src, src));
+    K2A_TRY(K2_DeviceVector_new(pi, int_type, n));
+    K2A_TRY(K2_DeviceVector_setElement_INT64(*pi, (int64_t)src, src));
     K2A_TRY(K2_DeviceVector_new(&q, int_type, n));
     K2A_TRY(K2_DeviceVector_setElement_INT64(q, (int64_t)src, src));
   } else {
@@ -67,8 +47,8 @@ GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Gr
     K2A_TRY(K2_DeviceVector_setElement_INT64(q, 1, src));
   }
   if (compute_level) {
-    K2A_TRY(K2_DeviceVector_new(&v, int_type, n));
-    K2A_TRY(K2_DeviceVector_setElement_INT64(v, 0, src));
+    K2A_TRY(K2_DeviceVector_new(v, int_type, n));
+    K2A_TRY(K2_DeviceVector_setElement_INT64(*v, 0, src));
   }
 
   // out-degrees (no entry for a vertex without out-edges), only for the push/pull heuristic
@@ -95,7 +75,7 @@ GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Gr
   bool any_pull = false;
   GrB_Index nq = 1, last_nq = 0;
   int64_t edges_unexplored = (int64_t)nvals;
-  K2_DeviceVector mask = compute_parent ? pi : v;  // its structure is the visited set
+  K2_DeviceVector mask = compute_parent ? *pi : *v;  // its structure is the visited set
 
   for (int64_t nvisited = 1, k = 1; nvisited < (int64_t)n; nvisited += (int64_t)nq, k++) {
     if (push_pull) {
@@ -135,10 +115,50 @@ GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Gr
     K2A_STEP("recording the new frontier");
     K2A_TRY(K2_DeviceVector_nvals(&nq, q));
     if (nq == 0) break;
-    if (compute_parent) K2A_TRY(K2_DeviceVector_assign(pi, q, q));
-    if (compute_level) K2A_TRY(K2_DeviceVector_assign_INT64(v, q, k));
+    if (compute_parent) K2A_TRY(K2_DeviceVector_assign(*pi, q, q));
+    if (compute_level) K2A_TRY(K2_DeviceVector_assign_INT64(*v, q, k));
   }
 
+  K2A_FREE_ALL;
+  return GrB_SUCCESS;
+}
+
+#undef K2A_FREE_ALL
+#define K2A_FREE_ALL                   \
+  do {                                 \
+    K2_DeviceVector_free(&pi);         \
+    K2_DeviceVector_free(&v);          \
+    if (lev != NULL) GrB_free(&lev);   \
+  } while (0)
+
+GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
+                       GrB_Index src, K2_BfsMode mode, char *msg) {
+  K2_DeviceVector pi = NULL, v = NULL;
+  GrB_Vector lev = NULL;
+  const char *k2a_step = NULL;
+  // the caller (k2_bfs.inc) checked the arguments
+  GrB_Index n;
+  K2A_STEP("reading the size of A");
+  K2A_TRY(K2_Matrix_nrows(&n, A));
+  const bool compute_level = (level != NULL), compute_parent = (parent != NULL);
+  GrB_Type int_type = n > INT32_MAX ? GrB_INT64 : GrB_INT32;
+  GrB_Info info = GrB_NOT_IMPLEMENTED;
+  if (mode == K2_BFS_AUTO) {  // the whole search in one call, the direction the engine's own choice
+    K2A_STEP("running the BFS on the device");
+    if (compute_level) K2A_TRY(K2_DeviceVector_new(&v, int_type, n));
+    if (compute_parent) K2A_TRY(K2_DeviceVector_new(&pi, int_type, n));
+    info = K2_Device_bfs(v, pi, A, src, GrB_DESC_T0);
+    if (info != GrB_NOT_IMPLEMENTED) K2A_CHECK(info, "K2_Device_bfs");
+  }
+  if (info == GrB_NOT_IMPLEMENTED) {  // asked for a direction, or declined (row blocks)
+    K2_DeviceVector_free(&v);
+    K2_DeviceVector_free(&pi);
+    info = k2_bfs_device_steps(compute_level ? &v : NULL, compute_parent ? &pi : NULL, A, G, src, mode, msg);
+    if (info < GrB_SUCCESS) {  // msg names its step
+      K2A_FREE_ALL;
+      return info;
+    }
+  }
   K2A_STEP("copying the results from the device");
   if (compute_level) K2A_TRY(K2_DeviceVector_export(&lev, v));
   if (compute_parent) K2A_TRY(K2_DeviceVector_export(parent, pi));

@@ -41,7 +41,7 @@ GrB_Info k2_msbfs_device(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources
       K2A_FREE_ALL;
       return GrB_SUCCESS;
     }
-    if (info != GrB_NOT_IMPLEMENTED) K2A_TRY(info);
+    if (info != GrB_NOT_IMPLEMENTED) K2A_CHECK(info, "K2_Device_bfsLevels");
     K2A_TRY(K2_DeviceVector_free(&D));  // declined (row blocks): one product per level below
   }
   K2A_STEP("creating the frontiers and the distances on the device");

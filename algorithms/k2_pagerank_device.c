@@ -66,7 +66,7 @@ GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Mat
   float rdiff = 1;
   K2A_STEP("iterating on the device");
   GrB_Info info = K2_Device_pagerank(r, A, dd, nsinks > 0 ? dsink : NULL, damping, tol, itermax, iters, &rdiff);
-  if (info != GrB_NOT_IMPLEMENTED) K2A_TRY(info);
+  if (info != GrB_NOT_IMPLEMENTED) K2A_CHECK(info, "K2_Device_pagerank");
   // declined (the row blocks): the same iteration step by step on device vectors
   if (info == GrB_NOT_IMPLEMENTED) {
     K2A_STEP("creating the step vectors on the device");
