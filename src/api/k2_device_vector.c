@@ -596,16 +596,19 @@ GrB_Info K2_DeviceVector_apply(K2_DeviceVector w, const GrB_UnaryOp op, const K2
 
 // ---- products --------------------------------------------------------------------------------
 
-// A's resident copy on the device: the one it has, or one uploaded now in the default
-// configuration.
-static GrB_Info k2_dvec_resident(void **device, K2_Matrix A, const char *fn) {
+// A's resident copy on the device (the one it has, or one uploaded now in the default
+// configuration) and the view of the tree it holds (full blocks expanded), A's pending work done.
+static GrB_Info k2_dvec_resident(void **device, k2_view *view, K2_Matrix A, const char *fn) {
+  GrB_Info info = k2_matrix_wait(A);
+  if (info != GrB_SUCCESS) return info;
   *device = k2_slot_get(A, K2_SLOT_CUDA);
-  if (*device != NULL) return GrB_SUCCESS;
-  GrB_Info info = K2_Matrix_upload(A, K2_DEVICE_AUTO);
-  if (info != GrB_SUCCESS) K2_FAIL(info, "%s: uploading A failed: %s", fn, k2_error_get());
-  *device = k2_slot_get(A, K2_SLOT_CUDA);
-  if (*device == NULL) K2_FAIL(GrB_PANIC, "%s: A has no device copy after its upload", fn);
-  return GrB_SUCCESS;
+  if (*device == NULL) {
+    info = K2_Matrix_upload(A, K2_DEVICE_AUTO);
+    if (info != GrB_SUCCESS) K2_FAIL(info, "%s: uploading A failed: %s", fn, k2_error_get());
+    *device = k2_slot_get(A, K2_SLOT_CUDA);
+    if (*device == NULL) K2_FAIL(GrB_PANIC, "%s: A has no device copy after its upload", fn);
+  }
+  return k2_matrix_plain_view(A, view);  // full blocks: the device holds them expanded
 }
 
 // vxm: u enters as a row (the matrix is the multiply's second operand); batch (K2_mxm_device):
@@ -659,8 +662,8 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
     if (w->spare == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: no device memory for the result: %s", fn, k2_error_get());
   }
   void *device = NULL;
-  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
-  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
+  k2_view view;
+  if ((info = k2_dvec_resident(&device, &view, A, fn)) != GrB_SUCCESS) return info;
   GrB_Index unv = 0, mnv = 0;
   if ((info = k2_dvec_nvals(&unv, u, fn)) != GrB_SUCCESS) return info;
   // the allowed outputs' count feeds the pruning estimate of single vectors; batches run the
@@ -668,8 +671,6 @@ static GrB_Info k2_dvec_product(const char *fn, K2_DeviceVector w, K2_DeviceVect
   const bool mask_counted = mask != NULL && structure && !batch;
   if (mask_counted && (info = k2_dvec_nvals(&mnv, mask, fn)) != GrB_SUCCESS) return info;
 
-  k2_view view;  // full blocks: the device holds them expanded
-  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
   k2_product P;
   memset(&P, 0, sizeof P);
   k2_semiring_setup(&P, &c, A->weight);
@@ -770,11 +771,9 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
       K2_FAIL(GrB_INVALID_INDEX, "%s: sources[%llu] = %llu is not a vertex of A (0 .. %llu)", fn,
               (unsigned long long)b, (unsigned long long)sources[b], (unsigned long long)n - 1);
   if (n > INT32_MAX) K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: levels are INT32, A has %llu vertices", fn, (unsigned long long)n);
-  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
-  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  k2_view view;  // full blocks: the device holds them expanded
-  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
+  k2_view view;
+  if ((info = k2_dvec_resident(&device, &view, A, fn)) != GrB_SUCCESS) return info;
   // written in place, without a spare of n x nsources entries (the device memory is what the
   // tree saves): the engine allocates what it needs before its first write to dist, so only a
   // device fault can leave dist half-written, and then it is marked empty
@@ -834,11 +833,9 @@ GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix 
   if (source >= n)
     K2_FAIL(GrB_INVALID_INDEX, "%s: source %llu is not a vertex of A (0 .. %llu)", fn, (unsigned long long)source,
             (unsigned long long)n - 1);
-  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
-  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  k2_view view;  // full blocks: the device holds them expanded
-  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
+  k2_view view;
+  if ((info = k2_dvec_resident(&device, &view, A, fn)) != GrB_SUCCESS) return info;
   // written in place: the engine allocates before its first write, so only a device fault can
   // leave the results half-written, and then they are marked empty
   uint64_t reached = 0;
@@ -891,11 +888,9 @@ GrB_Info K2_Device_pagerank(K2_DeviceVector rank, K2_Matrix A, const K2_DeviceVe
   if ((info = k2_dvec_nvals(&dnv, d, fn)) != GrB_SUCCESS) return info;
   if (dnv != n) K2_FAIL(GrB_INVALID_VALUE, "%s: d must be full (it has %llu of %llu entries)", fn,
                         (unsigned long long)dnv, (unsigned long long)n);
-  if ((info = k2_matrix_wait(A)) != GrB_SUCCESS) return info;
   void *device = NULL;
-  if ((info = k2_dvec_resident(&device, A, fn)) != GrB_SUCCESS) return info;
-  k2_view view;  // full blocks: the device holds them expanded
-  if ((info = k2_matrix_plain_view(A, &view)) != GrB_SUCCESS) return info;
+  k2_view view;
+  if ((info = k2_dvec_resident(&device, &view, A, fn)) != GrB_SUCCESS) return info;
   bool touched = false;
   int it = 0;
   float diff = 0;
