@@ -35,6 +35,7 @@ const k2_engine k2_cuda_engine = {
     .id = K2_ENGINE_ID_CUDA,
     .slot = K2_SLOT_CUDA,
     .ops = &k2_cuda_state_ops,
+    .plain_trees = true,
     .available = k2_cuda_engine_available,
     .accepts = k2_engine_accepts_supported,
     .ready = k2_cuda_ready,
