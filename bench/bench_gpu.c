@@ -12,7 +12,9 @@
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
-//             [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2B,k2R]
+//             [--batch-max-n N] [--lean] [--full-blocks] [--fuse on|off] [--configs k2,k2B,k2R]
+// --full-blocks: every tree built with full blocks (K2_Format.full_blocks), for a comparison
+// with a run without.
 // --configs: the device configurations to time (default all three; the others print nan).
 // --fuse on|off: tree-only products expand two levels per launch or one (K2_Device_setFusion;
 // the library's default is on).
@@ -193,6 +195,7 @@ static void check(const char *graph_name, const char *what, const float *ref, fl
 static FILE *g_csv;
 static uint64_t g_batch_max_n = UINT64_C(1) << 25;  // --batch-max-n: larger graphs skip batches
 static bool g_config_on[3] = {true, true, true};  // --configs: k2, k2B, k2R
+static bool g_full_blocks;  // --full-blocks: the trees built with full blocks (K2_Format.full_blocks)
 static bool g_lean;  // --lean: only the columns the targets need (no other offsets, small tile,
                      // generic kernel): each recorded CUDA graph of 10^5 tiles costs minutes
 #define SMALL_TILE (UINT64_C(1) << 17)              // the working-set / time trade-off column
@@ -219,9 +222,12 @@ static void phase(const graph *g, const char *what) {
 static void bench_graph(graph *g) {
   double t0 = omp_get_wtime();
   g_phase_t0 = t0;
-  K2_Matrix A;
-  K2_Matrix_new(&A, g->n, g->n);
-  if (K2_Matrix_build_32(A, g->I, g->J, g->m) != GrB_SUCCESS) {
+  K2_Matrix A = NULL;
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.full_blocks = g_full_blocks;
+  if (K2_Matrix_new_format(&A, g->n, g->n, &fmt) != GrB_SUCCESS ||
+      K2_Matrix_build_32(A, g->I, g->J, g->m) != GrB_SUCCESS) {
     fprintf(stderr, "%s: build failed: %s\n", g->name, K2_error_string());
     exit(1);
   }
@@ -429,6 +435,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--web") && i + 1 < argc) web = argv[++i];
     else if (!strcmp(argv[i], "--no-real")) real = false;
     else if (!strcmp(argv[i], "--lean")) g_lean = true;
+    else if (!strcmp(argv[i], "--full-blocks")) g_full_blocks = true;
     else if (!strcmp(argv[i], "--fuse") && i + 1 < argc)  // k²: two levels per expand step
       K2_Device_setFusion(!strcmp(argv[++i], "on"));
     else if (!strcmp(argv[i], "--configs") && i + 1 < argc) {
@@ -439,7 +446,7 @@ int main(int argc, char **argv) {
     }
     else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--fuse on|off] [--configs k2,k2B,k2R]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--full-blocks] [--fuse on|off] [--configs k2,k2B,k2R]\n", argv[0]);
       return 2;
     }
   }
