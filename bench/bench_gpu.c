@@ -324,8 +324,12 @@ static void bench_graph(graph *g) {
       fprintf(stderr, "%s: upload: %s\n", g->name, K2_error_string());
       exit(1);
     }
+    // the view the device holds: with full blocks, the tree expanded (what the upload sent)
     k2_view v;
-    k2_tree_view(&v, &A->tree, A->weight);
+    if (k2_matrix_plain_view(A, &v) != GrB_SUCCESS) {
+      fprintf(stderr, "%s: the expanded tree: %s\n", g->name, K2_error_string());
+      exit(1);
+    }
     x.v = &v;
     x.device = k2_slot_get(A, K2_SLOT_CUDA);
     // a batch whose scratch does not fit beside the vectors and matrices (tree-only on the

@@ -978,6 +978,13 @@ int product_device(const k2_view *A, void *device, const k2_product *P) {
   if (m == nullptr) {
     return fail(kGrbInvalidValue, "CUDA engine: a product on device vectors needs a resident matrix");
   }
+  // the view must be the tree the device holds (full blocks: expanded, k2_matrix_plain_view);
+  // another one's node numbers would address past the device's arrays
+  if (A->n_full != 0 || A->n_internal != m->n_internal || A->n_leaves != m->n_leaves)
+    return fail(kGrbInvalidValue, "CUDA engine: the view is not the tree the device holds "
+                "(%llu internal nodes and %llu leaves against %llu and %llu)",
+                (unsigned long long)A->n_internal, (unsigned long long)A->n_leaves,
+                (unsigned long long)m->n_internal, (unsigned long long)m->n_leaves);
   const bool scan = resolve_scan(P->batch);
   if (A->n_internal == 0) {
     return init_outputs(P, (P->left ? A->ncols : A->nrows) * P->batch, g_stream);
