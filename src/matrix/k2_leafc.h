@@ -114,6 +114,50 @@ static inline uint64_t k2_leafc_next(k2_leafc_cursor *k) {
   return k2_leafc_word(c, v);
 }
 
+// The bitmaps of the next n leaves into out[0, n), level by level with no branch per leaf: each
+// level's fields are read in order for the codes that reach it, whose places in out[] are
+// listed in idx (room for n) as the continuation bits say. The same leaves as n calls of
+// k2_leafc_next, without a mispredicted branch wherever a code goes on or stops.
+static inline void k2_leafc_next_run(k2_leafc_cursor *k, uint64_t *out, uint32_t *idx, uint64_t n) {
+  const k2_leafc *c = k->c;
+  const uint32_t levels = c->levels;
+  uint64_t cnt = 0, pos = k->pos[0];
+  const uint32_t b0 = c->width[0];
+  const uint64_t *ch0 = c->chunks[0];
+  if (levels == 1) {
+    for (uint64_t j = 0; j < n; j++, pos++) out[j] = k2_leafc_field(ch0, pos * b0, b0);
+  } else {
+    const uint64_t *m0 = c->more[0];
+    for (uint64_t j = 0; j < n; j++, pos++) {
+      out[j] = k2_leafc_field(ch0, pos * b0, b0);
+      idx[cnt] = (uint32_t)j;
+      cnt += (m0[pos >> 6] >> (pos & 63)) & 1;
+    }
+  }
+  k->pos[0] = pos;
+  uint32_t shift = b0;
+  for (uint32_t l = 1; l < levels && cnt > 0; l++) {
+    const uint32_t b = c->width[l];
+    const uint64_t *ch = c->chunks[l];
+    const bool last = l + 1 == levels;
+    const uint64_t *m = last ? (const uint64_t *)0 : c->more[l];
+    uint64_t next = 0;
+    pos = k->pos[l];
+    for (uint64_t t = 0; t < cnt; t++, pos++) {
+      const uint32_t j = idx[t];
+      out[j] |= k2_leafc_field(ch, pos * b, b) << shift;
+      if (!last) {
+        idx[next] = j;
+        next += (m[pos >> 6] >> (pos & 63)) & 1;
+      }
+    }
+    k->pos[l] = pos;
+    cnt = next;
+    shift += b;
+  }
+  for (uint64_t j = 0; j < n; j++) out[j] = k2_leafc_word(c, out[j]);
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
