@@ -432,7 +432,7 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     }
     if (pruned) {
       rc = k2_omp_pruned(A, P, leaf, in, nin, out, nout, os.bits != NULL ? &os : NULL,
-                         k2_omp_pruned_use_dfs(A, P));
+                         k2_omp_pruned_use_dfs(A, P), visits);
       if (owned & 1) free(in);
       if (owned & 2) free(out);
       free(os.bits);
