@@ -42,6 +42,7 @@ typedef struct {
   uint8_t *present;    // bitmap: one byte per entry
   GrB_Index *indices;  // sparse: the entries' indices, ascending
   GrB_Index n, nvals;  // nvals K2_NVALS_UNKNOWN: count the presence bytes
+  uint64_t vbytes, pbytes;  // the bytes allocated for values and present (0: n of them)
 } k2_result;
 
 static void k2_result_free(k2_result *R) {
@@ -61,6 +62,8 @@ static GrB_Info k2_bridge_pack(GrB_Vector V, k2_result *R, size_t ts) {
                                (R->nvals > 0 ? R->nvals : 1) * ts, false, R->nvals, false, NULL);
   }
   GrB_Index ysize = (n > 0 ? n : 1) * ts, psize = n > 0 ? n : 1;
+  if (R->vbytes > ysize) ysize = R->vbytes;  // the whole allocation: it may come back (recycled)
+  if (R->pbytes > psize) psize = R->pbytes;
   if (R->present == NULL) return GxB_Vector_pack_Full(V, &R->values, ysize, false, NULL);
   if (R->nvals == K2_NVALS_UNKNOWN) R->nvals = k2_count_present(R->present, n);
   return GxB_Vector_pack_Bitmap(V, (int8_t **)&R->present, &R->values, psize, ysize, false,
@@ -235,8 +238,27 @@ static GrB_Info k2_bridge_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_V
     }
   }
   if (plain && (no_mask || (replace && mask_applied))) {
+    // a bitmap w's arrays come out first (O(1)) and go to the workspace as the next dense
+    // result's, instead of being freed by the pack and fresh pages faulted in by the next call
+    void *ov = NULL;
+    int8_t *ob = NULL;
+    GrB_Index obs = 0, ovs = 0, onv = 0;
+    bool oiso = false, old = false;
+    int sparsity = 0;
+    if (R->indices == NULL && R->present != NULL &&
+        GxB_Vector_Option_get(w, GxB_SPARSITY_STATUS, &sparsity) == GrB_SUCCESS && sparsity == GxB_BITMAP) {
+      old = GxB_Vector_unpack_Bitmap(w, &ob, &ov, &obs, &ovs, &oiso, &onv, NULL) == GrB_SUCCESS;
+    }
     info = k2_bridge_pack(w, R, ts);
     k2_result_free(R);
+    if (old && info != GrB_SUCCESS) {
+      (void)GxB_Vector_pack_Bitmap(w, &ob, &ov, obs, ovs, oiso, onv, NULL);  // w as it was
+    } else if (old && !oiso) {
+      k2_workspace_recycle_y(ov, ovs, (uint8_t *)ob, obs);
+    } else if (old) {
+      free(ov);
+      free(ob);
+    }
     k2_profile_lap(pc, K2_PROFILE_PACK);
     if (info != GrB_SUCCESS) {
       K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the result into w", fn);
@@ -479,9 +501,9 @@ static GrB_Info k2_product_sparse(k2_profile_call *pc, k2_product *P, k2_result 
   R->values = W->y;
   R->present = W->y_present;
   R->nvals = K2_NVALS_UNKNOWN;
-  W->y = NULL;
-  W->y_present = NULL;
-  k2_workspace_drop_y(W);
+  R->vbytes = W->y_cap * 8;
+  R->pbytes = W->y_cap;
+  k2_workspace_take_y(W);
   k2_profile_lap(pc, K2_PROFILE_PACK);
   return GrB_SUCCESS;
 }

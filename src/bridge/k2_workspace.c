@@ -7,6 +7,7 @@
 // products never share them; freed when the thread ends (or by K2_finalize for the caller's).
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bridge/k2_bridge.h"
 #include "util/k2_alloc.h"
@@ -38,6 +39,24 @@ void k2_workspace_drop_y(k2_workspace *w) {
   w->y_list = NULL;
   w->y_skip = NULL;
   w->y_cap = 0;
+}
+
+void k2_workspace_take_y(k2_workspace *w) {
+  w->y = NULL;
+  w->y_present = NULL;
+}
+
+void k2_workspace_recycle_y(void *values, uint64_t vbytes, uint8_t *present, uint64_t pbytes) {
+  k2_workspace *w = k2_workspace_mine;
+  const uint64_t cap = vbytes / 8 < pbytes ? vbytes / 8 : pbytes;
+  if (w == NULL || w->y != NULL || w->y_present != NULL || w->y_list == NULL || cap < w->y_cap) {
+    free(values);
+    free(present);
+    return;
+  }
+  memset(present, 0, w->y_cap);  // the invariant: all zero between calls
+  w->y = values;
+  w->y_present = present;
 }
 
 static void k2_workspace_destroy(void *p) {
@@ -86,6 +105,16 @@ GrB_Info k2_workspace_get(k2_workspace **out, uint64_t nx, uint64_t ny) {
               (unsigned long long)nx);
     }
     w->x_cap = nx;
+  }
+  if (w->y_cap >= ny && w->y == NULL && w->y_list != NULL) {
+    // y taken by the last result (k2_workspace_take_y): the lists and skip bytes stay
+    w->y = k2_malloc(w->y_cap * 8);
+    w->y_present = k2_calloc(w->y_cap, 1);
+    if (w->y == NULL || w->y_present == NULL) {
+      k2_workspace_drop_y(w);
+      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for a product's workspace (%llu outputs)",
+              (unsigned long long)ny);
+    }
   }
   if (w->y_cap < ny || w->y == NULL) {
     k2_workspace_drop_y(w);
