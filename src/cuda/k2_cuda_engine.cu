@@ -86,6 +86,11 @@ void dev_free(void *p, uint64_t bytes) {
   g_live.fetch_sub(1);
 }
 
+
+// The pinned staging buffer's size: larger copies go through it in chunks of this (pinning
+// costs about 1 ms per few MB, once, at initialisation).
+constexpr uint64_t kStageMax = UINT64_C(16) << 20;
+
 bool ensure_init() {
   if (g_available >= 0) return g_available == 1;
   int n = 0;
@@ -100,6 +105,9 @@ bool ensure_init() {
     return false;
   }
   g_available = 1;
+  // the staging buffer for uploads and vectors, pinned now (a few ms with the context) rather
+  // than inside the first upload; without it, ensure_staging tries again when one needs it
+  (void)ensure_staging(kStageMax);
   return true;
 }
 
@@ -174,16 +182,101 @@ int resolve_config(const k2_view *A, int config) {
   return A->bottom_codes != nullptr ? K2_CUDA_CONFIG_BOTTOM : K2_CUDA_CONFIG_TREE;
 }
 
-// Copy one resident array to the device, on the products' stream. Not cudaMemcpy: from pageable
-// memory it may return before the DMA has landed, and the non-blocking stream the products run
-// on does not wait for the legacy stream it used, so the first product could read a matrix still
-// being copied (seen on the H200 with 16 processes sharing it: wrong WCC labels, and BFS kernels
-// faulting on addresses decoded from half-copied trees). The caller waits with upload_wait.
-cudaError_t upload_copy(const void *dst, const void *src, uint64_t bytes) {
-  if (bytes == 0) return cudaSuccess;
-  return cudaMemcpyAsync(const_cast<void *>(dst), src, bytes, cudaMemcpyHostToDevice, g_stream);
+// Pinned host memory for the sparse forms (an input's list and values, an output's list and
+// values, the pruned traversal's counters): reused across products, grown when too small (only
+// between products: nothing is in flight then).
+void *g_host = nullptr;
+uint64_t g_host_bytes = 0;
+
+int ensure_staging(uint64_t need) {
+  if (need <= g_host_bytes) return 0;
+  if (g_host != nullptr) {
+    cudaStreamSynchronize(g_stream);  // a copy from or to it may still be in flight
+    cudaFreeHost(g_host);
+  }
+  g_host = nullptr;
+  g_host_bytes = 0;
+  need = std::max<uint64_t>(need, UINT64_C(1) << 16);
+  cudaError_t e = cudaMallocHost(&g_host, need);
+  if (e != cudaSuccess) {
+    g_host = nullptr;
+    return cuda_fail(e, "allocating pinned host memory for the sparse vectors");
+  }
+  g_host_bytes = need;
+  return 0;
 }
 
+// ---- host <-> device through the pinned staging buffer ------------------------------------------
+// A copy from pageable memory runs at one core's copy rate (about 12 GB/s on the H200's host, for
+// a 1.3 MB vector), a copy from pinned memory at the link's (45-55 GB/s). So host vectors go
+// through g_host: the host side copied on several threads, the device side one DMA per direction
+// (per chunk of kStageMax for larger vectors). A piece is one host array at an offset of a
+// device range whose pieces are laid out back to back, as in the staging buffer.
+
+struct Piece {
+  void *host;       // const for copies up
+  uint64_t off;     // from the device range's start (and the staging buffer's)
+  uint64_t bytes;
+};
+
+int stage_up(char *dev, const Piece *p, int n, cudaStream_t s) {
+  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
+  if (total == 0) return 0;
+  if (total <= kStageMax) {
+    int rc = ensure_staging(total);
+    if (rc != 0) return rc;
+    // the staging buffer's last copy may still be in flight
+    K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++) k2_copy_parallel((char *)g_host + p[i].off, p[i].host, p[i].bytes);
+    K2CU_TRY("copying the vectors to the device", cudaMemcpyAsync(dev, g_host, total, cudaMemcpyHostToDevice, s));
+    return 0;
+  }
+  int rc = ensure_staging(kStageMax);
+  if (rc != 0) return rc;
+  for (int i = 0; i < n; i++) {
+    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
+      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
+      K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
+      k2_copy_parallel(g_host, (const char *)p[i].host + done, len);
+      K2CU_TRY("copying the vectors to the device",
+               cudaMemcpyAsync(dev + p[i].off + done, g_host, len, cudaMemcpyHostToDevice, s));
+    }
+  }
+  return 0;
+}
+
+// The reverse; returns when the host arrays hold the data (the stream is waited for).
+int stage_down(const char *dev, const Piece *p, int n, cudaStream_t s) {
+  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
+  if (total == 0) return 0;
+  if (total <= kStageMax) {
+    int rc = ensure_staging(total);
+    if (rc != 0) return rc;
+    K2CU_TRY("copying the results from the device", cudaMemcpyAsync(g_host, dev, total, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("running the product", cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++) k2_copy_parallel(p[i].host, (const char *)g_host + p[i].off, p[i].bytes);
+    return 0;
+  }
+  int rc = ensure_staging(kStageMax);
+  if (rc != 0) return rc;
+  for (int i = 0; i < n; i++) {
+    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
+      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
+      K2CU_TRY("copying the results from the device",
+               cudaMemcpyAsync(g_host, dev + p[i].off + done, len, cudaMemcpyDeviceToHost, s));
+      K2CU_TRY("running the product", cudaStreamSynchronize(s));
+      k2_copy_parallel((char *)p[i].host + done, g_host, len);
+    }
+  }
+  return 0;
+}
+
+// The tree goes up through the pinned staging buffer (stage_up) on the products' stream, then
+// this waits for it. Not cudaMemcpy: from pageable memory it may return before the DMA has
+// landed, and the non-blocking stream the products run on does not wait for the legacy stream
+// it used, so the first product could read a matrix still being copied (seen on the H200 with
+// 16 processes sharing it: wrong WCC labels, and BFS kernels faulting on addresses decoded
+// from half-copied trees).
 // Wait for the copies: the host arrays may be freed after it, and the matrix is complete.
 cudaError_t upload_wait(cudaError_t ce) {
   const cudaError_t we = cudaStreamSynchronize(g_stream);
@@ -200,11 +293,12 @@ int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   m->brow = (const uint32_t *)base;
   m->bcol = (const uint32_t *)(base + part[0]);
   m->bpat = (const uint16_t *)(base + part[0] + part[1]);
-  cudaError_t ce = upload_copy(m->brow, hb.row, hb.count * 4);
-  if (ce == cudaSuccess) ce = upload_copy(m->bcol, hb.col, hb.count * 4);
-  if (ce == cudaSuccess) ce = upload_copy(m->bpat, hb.pattern, hb.count * 2);
-  ce = upload_wait(ce);
+  const Piece pieces[3] = {{hb.row, 0, hb.count * 4}, {hb.col, part[0], hb.count * 4},
+                           {hb.pattern, part[0] + part[1], hb.count * 2}};
+  rc = hb.count > 0 ? stage_up(base, pieces, 3, g_stream) : 0;
+  const cudaError_t ce = upload_wait(cudaSuccess);
   k2_row_blocks_free(&hb);
+  if (rc != 0) return rc;
   if (ce != cudaSuccess) return cuda_fail(ce, "copying the row blocks to the device");
   return 0;
 }
@@ -238,19 +332,25 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
     free(f);
     return fail(kGrbOutOfMemory, "CUDA engine: out of host memory to decode the leaves");
   }
-  cudaError_t ce = upload_copy(m->sig, A->sig, ((A->n_internal + 15) / 16) * 8);
-  if (ce == cudaSuccess)
-    ce = upload_copy(m->leaves, plain != nullptr ? plain : A->leaves,
-                     ((A->n_leaves * A->leaf_bits + 63) / 64) * 8);
-  if (ce == cudaSuccess)
-    ce = upload_copy(m->dir, A->dir, k2_dir_words(A->dir_len, A->dir_lo != nullptr) * 8);
-  if (ce == cudaSuccess && m->dir_lo != nullptr) ce = upload_copy(m->dir_lo, A->dir_lo, A->dir_len * 2);
-  if (ce == cudaSuccess) ce = upload_copy(m->top, A->top_codes, A->top_count * 8);
-  if (ce == cudaSuccess && m->bottom != nullptr)
-    ce = upload_copy(m->bottom, f != nullptr ? f : A->bottom_codes, bottom_count(A) * 8);
-  ce = upload_wait(ce);
+  // through the pinned staging buffer, laid out as on the device (one DMA per 16 MB; from
+  // pageable memory each array was a driver-staged copy at one core's rate)
+  const uint64_t dir_off = part[0] + part[1], top_off = dir_off + part[2], bot_off = top_off + part[3];
+  const Piece all[6] = {
+      {(void *)A->sig, 0, ((A->n_internal + 15) / 16) * 8},
+      {(void *)(plain != nullptr ? plain : A->leaves), part[0], ((A->n_leaves * A->leaf_bits + 63) / 64) * 8},
+      {(void *)A->dir, dir_off, k2_dir_words(A->dir_len, A->dir_lo != nullptr) * 8},
+      {(void *)A->dir_lo, dir_off + dir_hi_bytes(A), m->dir_lo != nullptr ? A->dir_len * 2 : 0},
+      {(void *)A->top_codes, top_off, A->top_count * 8},
+      {(void *)(f != nullptr ? f : A->bottom_codes), bot_off, m->bottom != nullptr ? bottom_count(A) * 8 : 0}};
+  Piece pieces[6];
+  int np = 0;
+  for (const Piece &pc : all)
+    if (pc.bytes > 0) pieces[np++] = pc;
+  int rc = stage_up((char *)m->mem, pieces, np, g_stream);
+  const cudaError_t ce = upload_wait(cudaSuccess);
   free(f);
   free(plain);
+  if (rc != 0) return rc;
   if (ce != cudaSuccess) return cuda_fail(ce, "copying the tree to the device");
   return 0;
 }
@@ -334,96 +434,6 @@ int ensure_workspace(uint64_t need) {
   if (e != cudaSuccess) return cuda_fail(e, "allocating the workspace on the device");
   g_ws_bytes = need;
   g_ws_gen++;
-  return 0;
-}
-
-// Pinned host memory for the sparse forms (an input's list and values, an output's list and
-// values, the pruned traversal's counters): reused across products, grown when too small (only
-// between products: nothing is in flight then).
-void *g_host = nullptr;
-uint64_t g_host_bytes = 0;
-
-int ensure_staging(uint64_t need) {
-  if (need <= g_host_bytes) return 0;
-  if (g_host != nullptr) {
-    cudaStreamSynchronize(g_stream);  // a copy from or to it may still be in flight
-    cudaFreeHost(g_host);
-  }
-  g_host = nullptr;
-  g_host_bytes = 0;
-  need = std::max<uint64_t>(need, UINT64_C(1) << 16);
-  cudaError_t e = cudaMallocHost(&g_host, need);
-  if (e != cudaSuccess) {
-    g_host = nullptr;
-    return cuda_fail(e, "allocating pinned host memory for the sparse vectors");
-  }
-  g_host_bytes = need;
-  return 0;
-}
-
-// ---- host <-> device through the pinned staging buffer ------------------------------------------
-// A copy from pageable memory runs at one core's copy rate (about 12 GB/s on the H200's host, for
-// a 1.3 MB vector), a copy from pinned memory at the link's (45-55 GB/s). So host vectors go
-// through g_host: the host side copied on several threads, the device side one DMA per direction
-// (per chunk of kStageMax for larger vectors). A piece is one host array at an offset of a
-// device range whose pieces are laid out back to back, as in the staging buffer.
-constexpr uint64_t kStageMax = UINT64_C(16) << 20;  // pinning costs ~1 ms per few MB, once
-
-struct Piece {
-  void *host;       // const for copies up
-  uint64_t off;     // from the device range's start (and the staging buffer's)
-  uint64_t bytes;
-};
-
-int stage_up(char *dev, const Piece *p, int n, cudaStream_t s) {
-  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
-  if (total == 0) return 0;
-  if (total <= kStageMax) {
-    int rc = ensure_staging(total);
-    if (rc != 0) return rc;
-    // the staging buffer's last copy may still be in flight
-    K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
-    for (int i = 0; i < n; i++) k2_copy_parallel((char *)g_host + p[i].off, p[i].host, p[i].bytes);
-    K2CU_TRY("copying the vectors to the device", cudaMemcpyAsync(dev, g_host, total, cudaMemcpyHostToDevice, s));
-    return 0;
-  }
-  int rc = ensure_staging(kStageMax);
-  if (rc != 0) return rc;
-  for (int i = 0; i < n; i++) {
-    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
-      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
-      K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
-      k2_copy_parallel(g_host, (const char *)p[i].host + done, len);
-      K2CU_TRY("copying the vectors to the device",
-               cudaMemcpyAsync(dev + p[i].off + done, g_host, len, cudaMemcpyHostToDevice, s));
-    }
-  }
-  return 0;
-}
-
-// The reverse; returns when the host arrays hold the data (the stream is waited for).
-int stage_down(const char *dev, const Piece *p, int n, cudaStream_t s) {
-  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
-  if (total == 0) return 0;
-  if (total <= kStageMax) {
-    int rc = ensure_staging(total);
-    if (rc != 0) return rc;
-    K2CU_TRY("copying the results from the device", cudaMemcpyAsync(g_host, dev, total, cudaMemcpyDeviceToHost, s));
-    K2CU_TRY("running the product", cudaStreamSynchronize(s));
-    for (int i = 0; i < n; i++) k2_copy_parallel(p[i].host, (const char *)g_host + p[i].off, p[i].bytes);
-    return 0;
-  }
-  int rc = ensure_staging(kStageMax);
-  if (rc != 0) return rc;
-  for (int i = 0; i < n; i++) {
-    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
-      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
-      K2CU_TRY("copying the results from the device",
-               cudaMemcpyAsync(g_host, dev + p[i].off + done, len, cudaMemcpyDeviceToHost, s));
-      K2CU_TRY("running the product", cudaStreamSynchronize(s));
-      k2_copy_parallel((char *)p[i].host + done, g_host, len);
-    }
-  }
   return 0;
 }
 
