@@ -70,6 +70,32 @@ static GrB_Info k2_bridge_pack(GrB_Vector V, k2_result *R, size_t ts) {
                                 R->nvals, NULL);
 }
 
+// R into w as k2_bridge_pack does, but a bitmap w's own arrays come out first (O(1)) and go to
+// the workspace as the next dense result's, instead of being freed by the pack while the next
+// call faults in fresh pages. On failure w is as it was.
+static GrB_Info k2_bridge_pack_recycling(GrB_Vector w, k2_result *R, size_t ts) {
+  void *ov = NULL;
+  int8_t *ob = NULL;
+  GrB_Index obs = 0, ovs = 0, onv = 0;
+  bool oiso = false;
+  int sparsity = 0;
+  if (R->indices != NULL || R->present == NULL ||
+      GxB_Vector_Option_get(w, GxB_SPARSITY_STATUS, &sparsity) != GrB_SUCCESS || sparsity != GxB_BITMAP ||
+      GxB_Vector_unpack_Bitmap(w, &ob, &ov, &obs, &ovs, &oiso, &onv, NULL) != GrB_SUCCESS) {
+    return k2_bridge_pack(w, R, ts);
+  }
+  const GrB_Info info = k2_bridge_pack(w, R, ts);
+  if (info != GrB_SUCCESS) {
+    (void)GxB_Vector_pack_Bitmap(w, &ob, &ov, obs, ovs, oiso, onv, NULL);
+  } else if (!oiso) {
+    k2_workspace_recycle_y(ov, ovs, (uint8_t *)ob, obs);
+  } else {
+    free(ov);
+    free(ob);
+  }
+  return info;
+}
+
 // Drop from a dense or bitmap T the entries that the skip bytes exclude (O(n), no allocation
 // for a bitmap T): T then holds only what the mask allows.
 static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64_t allowed) {
@@ -238,27 +264,8 @@ static GrB_Info k2_bridge_finish_vector(k2_profile_call *pc, GrB_Vector w, GrB_V
     }
   }
   if (plain && (no_mask || (replace && mask_applied))) {
-    // a bitmap w's arrays come out first (O(1)) and go to the workspace as the next dense
-    // result's, instead of being freed by the pack and fresh pages faulted in by the next call
-    void *ov = NULL;
-    int8_t *ob = NULL;
-    GrB_Index obs = 0, ovs = 0, onv = 0;
-    bool oiso = false, old = false;
-    int sparsity = 0;
-    if (R->indices == NULL && R->present != NULL &&
-        GxB_Vector_Option_get(w, GxB_SPARSITY_STATUS, &sparsity) == GrB_SUCCESS && sparsity == GxB_BITMAP) {
-      old = GxB_Vector_unpack_Bitmap(w, &ob, &ov, &obs, &ovs, &oiso, &onv, NULL) == GrB_SUCCESS;
-    }
-    info = k2_bridge_pack(w, R, ts);
+    info = k2_bridge_pack_recycling(w, R, ts);
     k2_result_free(R);
-    if (old && info != GrB_SUCCESS) {
-      (void)GxB_Vector_pack_Bitmap(w, &ob, &ov, obs, ovs, oiso, onv, NULL);  // w as it was
-    } else if (old && !oiso) {
-      k2_workspace_recycle_y(ov, ovs, (uint8_t *)ob, obs);
-    } else if (old) {
-      free(ov);
-      free(ob);
-    }
     k2_profile_lap(pc, K2_PROFILE_PACK);
     if (info != GrB_SUCCESS) {
       K2_FAIL(info, "%s: SuiteSparse:GraphBLAS could not take the result into w", fn);

@@ -106,29 +106,19 @@ GrB_Info k2_workspace_get(k2_workspace **out, uint64_t nx, uint64_t ny) {
     }
     w->x_cap = nx;
   }
-  if (w->y_cap >= ny && w->y == NULL && w->y_list != NULL) {
-    // y taken by the last result (k2_workspace_take_y): the lists and skip bytes stay
-    w->y = k2_malloc(w->y_cap * 8);
-    w->y_present = k2_calloc(w->y_cap, 1);
-    if (w->y == NULL || w->y_present == NULL) {
-      k2_workspace_drop_y(w);
-      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for a product's workspace (%llu outputs)",
-              (unsigned long long)ny);
-    }
-  }
-  if (w->y_cap < ny || w->y == NULL) {
+  if (w->y_cap < ny) k2_workspace_drop_y(w);
+  // what is missing: everything, or y and y_present after a result took them (k2_workspace_take_y)
+  const uint64_t cap = w->y_cap > 0 ? w->y_cap : ny;
+  if (w->y == NULL) w->y = k2_malloc(cap * 8);
+  if (w->y_present == NULL) w->y_present = k2_calloc(cap, 1);
+  if (w->y_list == NULL) w->y_list = k2_malloc(cap * sizeof(uint64_t));
+  if (w->y_skip == NULL) w->y_skip = k2_calloc(cap, 1);
+  if (w->y == NULL || w->y_present == NULL || w->y_list == NULL || w->y_skip == NULL) {
     k2_workspace_drop_y(w);
-    w->y = k2_malloc(ny * 8);
-    w->y_present = k2_calloc(ny, 1);
-    w->y_list = k2_malloc(ny * sizeof(uint64_t));
-    w->y_skip = k2_calloc(ny, 1);
-    if (w->y == NULL || w->y_present == NULL || w->y_list == NULL || w->y_skip == NULL) {
-      k2_workspace_drop_y(w);
-      K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for a product's workspace (%llu outputs)",
-              (unsigned long long)ny);
-    }
-    w->y_cap = ny;
+    K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for a product's workspace (%llu outputs)",
+            (unsigned long long)ny);
   }
+  w->y_cap = cap;
   *out = w;
   return GrB_SUCCESS;
 }
