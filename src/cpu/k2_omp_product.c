@@ -167,6 +167,9 @@ struct k2_omp_plan {
   k2_omp_task *tasks;
   uint64_t ntasks, nchunks;
   uint64_t *chunk_start;  // nchunks + 1 entries
+  // the owner groups (tasks of one output block), ngroups + 1 starts: the pruned traversals'
+  // units, whose work follows the input and the mask rather than the tree
+  uint64_t *group_start, ngroups;
   uint32_t task_level;
   int nthreads;
   bool left;
@@ -180,12 +183,13 @@ void k2_omp_plan_free(void *plan) {
   if (p == NULL) return;
   free(p->tasks);
   free(p->chunk_start);
+  free(p->group_start);
   free(p->full_above);
   free(p);
 }
 
 uint64_t k2_omp_plan_bytes(const k2_omp_plan *p) {
-  return p ? sizeof *p + p->ntasks * sizeof(k2_omp_task) + (p->nchunks + 1 + 2 * p->n_full_above) * sizeof(uint64_t)
+  return p ? sizeof *p + p->ntasks * sizeof(k2_omp_task) + (p->nchunks + p->ngroups + 2 + 2 * p->n_full_above) * sizeof(uint64_t)
            : 0;
 }
 
@@ -197,8 +201,9 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   p->left = left;
   if (A->n_internal == 0) {  // an empty tree: nothing to do, an empty plan
     p->chunk_start = k2_calloc(1, sizeof(uint64_t));
-    if (p->chunk_start == NULL) {
-      free(p);
+    p->group_start = k2_calloc(1, sizeof(uint64_t));
+    if (p->chunk_start == NULL || p->group_start == NULL) {
+      k2_omp_plan_free(p);
       K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a task plan");
     }
     *out = p;
@@ -214,7 +219,8 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   for (uint64_t k = 0; k < p->ntasks; k++) total += p->tasks[k].work;
   uint64_t want = (uint64_t)p->nthreads * 8;
   p->chunk_start = k2_malloc((want + 2) * sizeof(uint64_t));
-  if (p->chunk_start == NULL) {
+  p->group_start = k2_malloc((p->ntasks + 1) * sizeof(uint64_t));
+  if (p->chunk_start == NULL || p->group_start == NULL) {
     k2_omp_plan_free(p);
     K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a task plan");
   }
@@ -230,6 +236,11 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   }
   p->chunk_start[nc] = p->ntasks;
   p->nchunks = nc;
+  uint64_t ng = 0;
+  for (uint64_t k = 0; k < p->ntasks; k++)
+    if (k == 0 || p->tasks[k].owner != p->tasks[k - 1].owner) p->group_start[ng++] = k;
+  p->group_start[ng] = p->ntasks;
+  p->ngroups = ng;
   *out = p;
   return 0;
 }
@@ -320,7 +331,7 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
     plan = own;
   }
   const int nthreads = plan->nthreads;
-  const uint64_t per_thread = (uint64_t)A->levels * 3 * K2_OMP_STILE;
+  const uint64_t per_thread = (uint64_t)A->levels * 5 * K2_OMP_STILE;
   uint64_t *buf = k2_malloc((uint64_t)nthreads * per_thread * sizeof(uint64_t));
   if (buf == NULL) {
     k2_omp_plan_free(own);
@@ -329,8 +340,8 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
   }
   k2_omp_fill_identity(P, P->left ? A->ncols : A->nrows);
   const k2_omp_task *tasks = plan->tasks;
-  const uint64_t *chunk_start = plan->chunk_start;
-  const uint64_t nc = plan->nchunks;
+  const uint64_t *group_start = plan->group_start;
+  const uint64_t ng = plan->ngroups;
   const uint32_t tl = plan->task_level;
   uint64_t expanded = 0;
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1) reduction(+ : expanded)
@@ -339,19 +350,23 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
     memset(&T, 0, sizeof T);
     uint64_t *mine = buf + (uint64_t)omp_get_thread_num() * per_thread;
     for (uint32_t t = 0; t < A->levels; t++) {
-      T.node[t] = mine + (uint64_t)t * 3 * K2_OMP_STILE;
+      T.node[t] = mine + (uint64_t)t * 5 * K2_OMP_STILE;
       T.org[t] = T.node[t] + K2_OMP_STILE;
       T.fc[t] = T.org[t] + K2_OMP_STILE;
+      T.sg[t] = T.fc[t] + K2_OMP_STILE;
+      T.kp[t] = T.sg[t] + K2_OMP_STILE;
     }
 #pragma omp for schedule(dynamic, 1)
-    for (uint64_t c = 0; c < nc; c++) {
-      for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
+    for (uint64_t g = 0; g < ng; g++) {
+      // a group's tasks are in node order, so are their subtrees on every level: the cursors
+      // go on from one task to the next and start again with the group
+      for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;
+      for (uint64_t k = group_start[g]; k < group_start[g + 1]; k++) {
         if (!k2_omp_stripes_node(A, P, is, os, tl, tasks[k].origin)) continue;
-        // a task's subtree is a range of each level: the cursors start again
-        for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;
         T.node[tl][0] = tasks[k].node;
         T.org[tl][0] = tasks[k].origin;
-        T.fc[tl][0] = k2_view_first_child(A, tasks[k].node);
+        T.fc[tl][0] = k2_omp_cursor_fc(A, &T, tl, tasks[k].node);
+        T.sg[tl][0] = k2_view_sig(A, tasks[k].node);
         k2_omp_stripes_descend(A, P, leaf, is, os, &T, tl, 1);
       }
     }
