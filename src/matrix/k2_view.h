@@ -83,12 +83,18 @@ static inline unsigned k2_view_sig(const k2_view *v, uint64_t p) {
 // Whether internal node p is full (its whole block is ones; see above).
 static inline bool k2_view_full(const k2_view *v, uint64_t p) { return k2_view_sig(v, p) == 0; }
 
-// Bitmap of leaf q (0-based among leaves), leaf_bits wide (<= 64).
-static inline uint64_t k2_view_leaf(const k2_view *v, uint64_t q) {
-  if (__builtin_expect(v->leafc != NULL, 0)) return k2_leafc_leaf(v->leafc, q);
+// Bitmap of leaf q of a view with plain leaves (leafc NULL): a shift and a mask, for the
+// inner loops that have dealt with compressed leaves apart.
+static inline __attribute__((always_inline)) uint64_t k2_view_leaf_plain(const k2_view *v, uint64_t q) {
   uint64_t bit = q * v->leaf_bits;
   if (v->leaf_bits == 64) return v->leaves[q];
   return (v->leaves[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << v->leaf_bits) - 1);
+}
+
+// Bitmap of leaf q (0-based among leaves), leaf_bits wide (<= 64).
+static inline uint64_t k2_view_leaf(const k2_view *v, uint64_t q) {
+  if (__builtin_expect(v->leafc != NULL, 0)) return k2_leafc_leaf(v->leafc, q);
+  return k2_view_leaf_plain(v, q);
 }
 
 // A compact directory keeps one 64-bit sample in 2^K2_DIR_LO_SHIFT; its 16-bit offsets need
