@@ -108,6 +108,8 @@ bool ensure_init() {
   // the staging buffer for uploads and vectors, pinned now (a few ms with the context) rather
   // than inside the first upload; without it, ensure_staging tries again when one needs it
   (void)ensure_staging(kStageMax);
+  // and the host threads that fill it: the first upload would otherwise start them
+  k2_copy_warm();
   return true;
 }
 

@@ -49,3 +49,9 @@ void k2_copy_parallel(void *dst, const void *src, size_t bytes) {
   k2_copy_job j = {dst, src, bytes, (bytes / parts + 63) & ~(size_t)63};
   k2_copy_parts(parts, k2_copy_one, &j);
 }
+
+void k2_copy_warm(void) {
+  if (omp_in_parallel()) return;
+#pragma omp parallel
+  (void)omp_get_thread_num();
+}

@@ -14,6 +14,10 @@ extern "C" {
 // split over the OpenMP threads (one core copies far slower than the host's memory bandwidth).
 void k2_copy_parallel(void *dst, const void *src, size_t bytes);
 
+// Starts the OpenMP threads the copies run on, so that the first copy does not pay for their
+// creation (the CUDA engine calls it with the context, whose start is timed apart).
+void k2_copy_warm(void);
+
 #ifdef __cplusplus
 }
 #endif
