@@ -16,7 +16,7 @@
 
 
 // The settings the environment gives: K2GRB_STRICT, K2GRB_DEVICE_CONFIG (the configuration of
-// lazy uploads; "frontier" is the old name of "bottom"), K2GRB_ENGINE.
+// lazy uploads; "frontier" is the old name of "bottom"), K2GRB_CPU_TRAVERSAL, K2GRB_ENGINE.
 static void k2_settings_from_env(void) {
   const char *strict = getenv("K2GRB_STRICT");
   if (strict != NULL && strcmp(strict, "1") == 0) k2_dispatch_set_strict(true);
@@ -29,6 +29,13 @@ static void k2_settings_from_env(void) {
                : strcmp(c, "rows") == 0     ? K2_CUDA_CONFIG_ROWS
                                             : K2_CUDA_CONFIG_AUTO;
     (void)k2_cuda_settings_set(&s);
+  }
+  const char *t = getenv("K2GRB_CPU_TRAVERSAL");
+  if (t != NULL) {
+    k2_dispatch_set_cpu_traversal(strcmp(t, "depth-first") == 0 ? 1
+                                  : strcmp(t, "stripes") == 0   ? 2
+                                  : strcmp(t, "full") == 0      ? 3
+                                                                : 0);
   }
   const char *e = getenv("K2GRB_ENGINE");
   if (e == NULL) return;

@@ -15,6 +15,8 @@ _Thread_local uint64_t k2_omp_pruned_expanded;
 uint64_t k2_omp_pruned_par_min = 4096;
 int k2_omp_traversal_forced = 0;
 
+void k2_omp_set_traversal(int mode) { k2_omp_traversal_forced = mode >= 0 && mode <= 3 ? mode : 0; }
+
 static void k2_omp_state_free(void *state) {
   k2_omp_state *s = state;
   if (s == NULL) return;

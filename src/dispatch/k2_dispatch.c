@@ -30,6 +30,7 @@ static _Thread_local K2_Engine k2_engine_last = K2_ENGINE_AUTO;
 void k2_dispatch_set_choice(K2_Engine engine) { k2_engine_choice = engine; }
 K2_Engine k2_dispatch_choice(void) { return k2_engine_choice; }
 void k2_dispatch_set_strict(bool strict) { k2_strict = strict; }
+void k2_dispatch_set_cpu_traversal(int mode) { k2_omp_set_traversal(mode); }
 K2_Engine k2_dispatch_last(void) { return k2_engine_last; }
 void k2_dispatch_set_last(K2_Engine engine) { k2_engine_last = engine; }
 bool k2_dispatch_strict(void) { return k2_strict; }

@@ -26,6 +26,8 @@ bool k2_dispatch_device_serves(K2_Matrix A);
 void k2_dispatch_set_choice(K2_Engine engine);
 K2_Engine k2_dispatch_choice(void);
 void k2_dispatch_set_strict(bool strict);
+// The CPU engine's traversal of single vectors (k2_omp_set_traversal): for comparing them.
+void k2_dispatch_set_cpu_traversal(int mode);
 K2_Engine k2_dispatch_last(void);
 // Products outside k2_dispatch_product (on device vectors) record their engine here.
 void k2_dispatch_set_last(K2_Engine engine);

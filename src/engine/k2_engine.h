@@ -50,6 +50,10 @@ extern const k2_engine k2_ref_engine;   // src/cpu/k2_ref_product.c
 extern const k2_engine k2_omp_engine;   // src/cpu/k2_omp_engine.c
 extern const k2_engine k2_cuda_engine;  // src/cuda/k2_cuda_table.c
 
+// The OpenMP engine's traversal of a single vector: 0 the cost model's choice, 1 depth first, 2
+// the full traversal pruned by stripe summaries, 3 the full traversal (K2GRB_CPU_TRAVERSAL).
+void k2_omp_set_traversal(int mode);
+
 // The checks every engine makes of a product (k2_product_supported), as an accepts function.
 bool k2_engine_accepts_supported(const k2_view *A, const k2_product *P, char *why, size_t len);
 

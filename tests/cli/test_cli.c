@@ -293,6 +293,24 @@ static void test_bfs_out(void **state) {
     else assert_true(alg_has_edge(&g, (GrB_Index)p, (GrB_Index)v) && oracle[p] == oracle[v] - 1);
   }
   free(pa);
+  // each CPU traversal forced (K2GRB_CPU_TRAVERSAL): the same levels, and the burble names it
+  const char *modes[] = {"depth-first", "stripes", "full"};
+  const char *says[] = {"depth first", "pruned by the stripes", "openmp, full"};
+  for (int m = 0; m < 3; m++) {
+    setenv("K2GRB_CPU_TRAVERSAL", modes[m], 1);
+    setenv("K2GRB_BURBLE", "1", 1);
+    snprintf(a, sizeof a, "bfs '%s' --source 30 --check --engine cpu", karate);
+    assert_int_equal(run(a), 0);
+    char *o = slurp("out.txt"), *e = slurp("err.txt");
+    if (strstr(o, "levels identical       yes") == NULL || strstr(e, says[m]) == NULL) {
+      print_error("K2GRB_CPU_TRAVERSAL=%s: stdout %s\nstderr %s\n", modes[m], o, e);
+      fail();
+    }
+    free(o);
+    free(e);
+  }
+  unsetenv("K2GRB_CPU_TRAVERSAL");
+  unsetenv("K2GRB_BURBLE");
   alg_graph_free(&g);
 }
 
