@@ -241,6 +241,8 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
     if (k == 0 || p->tasks[k].owner != p->tasks[k - 1].owner) p->group_start[ng++] = k;
   p->group_start[ng] = p->ntasks;
   p->ngroups = ng;
+  uint64_t *fit = k2_realloc(p->group_start, (ng + 1) * sizeof(uint64_t));  // (smaller: may keep it)
+  if (fit != NULL) p->group_start = fit;
   *out = p;
   return 0;
 }
