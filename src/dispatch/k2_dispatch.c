@@ -65,6 +65,10 @@ static bool k2_dispatch_gpu_first(const k2_view *v, const k2_product *P) {
 }
 
 bool k2_dispatch_device_serves(K2_Matrix A) {
+  // a CPU engine chosen: no device serves, and none is started to find that out (the CUDA
+  // context's creation takes a fraction of a second)
+  const K2_Engine choice = k2_engine_choice;
+  if (choice != K2_ENGINE_AUTO && choice != K2_ENGINE_CUDA) return false;
   if (!k2_cuda_engine.available(NULL, 0) || k2_matrix_wait(A) != GrB_SUCCESS) return false;
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
