@@ -221,56 +221,43 @@ struct Piece {
   uint64_t bytes;
 };
 
-int stage_up(char *dev, const Piece *p, int n, cudaStream_t s) {
-  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
-  if (total == 0) return 0;
-  if (total <= kStageMax) {
-    int rc = ensure_staging(total);
-    if (rc != 0) return rc;
-    // the staging buffer's last copy may still be in flight
+// One round through the staging buffer: up, the pieces gathered into it (after its last copy
+// has landed) and one DMA to dev; down, one DMA from dev, a wait, and the pieces scattered.
+int stage_round(char *dev, uint64_t bytes, const Piece *p, int n, bool up, cudaStream_t s) {
+  if (up) {
     K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
     for (int i = 0; i < n; i++) k2_copy_parallel((char *)g_host + p[i].off, p[i].host, p[i].bytes);
-    K2CU_TRY("copying the vectors to the device", cudaMemcpyAsync(dev, g_host, total, cudaMemcpyHostToDevice, s));
+    K2CU_TRY("copying host arrays to the device", cudaMemcpyAsync(dev, g_host, bytes, cudaMemcpyHostToDevice, s));
     return 0;
   }
-  int rc = ensure_staging(kStageMax);
+  K2CU_TRY("copying the results from the device", cudaMemcpyAsync(g_host, dev, bytes, cudaMemcpyDeviceToHost, s));
+  K2CU_TRY("running the product", cudaStreamSynchronize(s));
+  for (int i = 0; i < n; i++) k2_copy_parallel(p[i].host, (const char *)g_host + p[i].off, p[i].bytes);
+  return 0;
+}
+
+// The pieces in one round where they fit the buffer, else each in rounds of kStageMax. Down:
+// returns when the host arrays hold the data.
+int stage(char *dev, const Piece *p, int n, bool up, cudaStream_t s) {
+  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
+  if (total == 0) return 0;
+  int rc = ensure_staging(std::min(total, kStageMax));
   if (rc != 0) return rc;
+  if (total <= kStageMax) return stage_round(dev, total, p, n, up, s);
   for (int i = 0; i < n; i++) {
     for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
-      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
-      K2CU_TRY("waiting for the staging buffer", cudaStreamSynchronize(s));
-      k2_copy_parallel(g_host, (const char *)p[i].host + done, len);
-      K2CU_TRY("copying the vectors to the device",
-               cudaMemcpyAsync(dev + p[i].off + done, g_host, len, cudaMemcpyHostToDevice, s));
+      const Piece part = {(char *)p[i].host + done, 0, std::min(kStageMax, p[i].bytes - done)};
+      rc = stage_round(dev + p[i].off + done, part.bytes, &part, 1, up, s);
+      if (rc != 0) return rc;
     }
   }
   return 0;
 }
 
-// The reverse; returns when the host arrays hold the data (the stream is waited for).
+int stage_up(char *dev, const Piece *p, int n, cudaStream_t s) { return stage(dev, p, n, true, s); }
+
 int stage_down(const char *dev, const Piece *p, int n, cudaStream_t s) {
-  const uint64_t total = n == 0 ? 0 : p[n - 1].off + p[n - 1].bytes;
-  if (total == 0) return 0;
-  if (total <= kStageMax) {
-    int rc = ensure_staging(total);
-    if (rc != 0) return rc;
-    K2CU_TRY("copying the results from the device", cudaMemcpyAsync(g_host, dev, total, cudaMemcpyDeviceToHost, s));
-    K2CU_TRY("running the product", cudaStreamSynchronize(s));
-    for (int i = 0; i < n; i++) k2_copy_parallel(p[i].host, (const char *)g_host + p[i].off, p[i].bytes);
-    return 0;
-  }
-  int rc = ensure_staging(kStageMax);
-  if (rc != 0) return rc;
-  for (int i = 0; i < n; i++) {
-    for (uint64_t done = 0; done < p[i].bytes; done += kStageMax) {
-      const uint64_t len = std::min(kStageMax, p[i].bytes - done);
-      K2CU_TRY("copying the results from the device",
-               cudaMemcpyAsync(g_host, dev + p[i].off + done, len, cudaMemcpyDeviceToHost, s));
-      K2CU_TRY("running the product", cudaStreamSynchronize(s));
-      k2_copy_parallel((char *)p[i].host + done, g_host, len);
-    }
-  }
-  return 0;
+  return stage(const_cast<char *>(dev), p, n, false, s);
 }
 
 // The tree goes up through the pinned staging buffer (stage_up) on the products' stream, then
