@@ -18,7 +18,8 @@
 // How much of the traversal a matrix keeps on the device.
 typedef enum {
   K2_DEVICE_AUTO = -1,     // the default configuration (K2_Device_setConfig); unless set,
-                           // BOTTOM if the matrix's format caches the bottom codes, else TREE_ONLY
+                           // BOTTOM if the matrix's format caches the bottom codes or the last
+                           // internal level fits in one tile (K2_Device_setTileSize), else TREE_ONLY
   K2_DEVICE_TREE_ONLY = 0, // tree + directory + top codes ("k²"); the scratch is per product
   K2_DEVICE_BOTTOM = 1,    // also the bottom codes, the Morton codes of the last internal level
                            // ("k²+B", 8 bytes per node of that level): a single-vector product
@@ -38,7 +39,8 @@ GrB_Info K2_Device_setBudget(GrB_Index bytes);
 GrB_Info K2_Device_getBudget(GrB_Index *bytes);
 // The configuration a matrix gets when its first GPU product uploads it (or K2_Matrix_upload(A,
 // K2_DEVICE_AUTO) does): K2_DEVICE_AUTO (the default: BOTTOM if the format caches the
-// bottom codes, else TREE_ONLY) or a configuration. ROWS applies to trees with 2x2 leaves; others
+// bottom codes or the last internal level fits in one tile, where a tree-only copy's scratch
+// would hold those codes anyway; else TREE_ONLY) or a configuration. ROWS applies to trees with 2x2 leaves; others
 // get the AUTO rule. Matrices already on the device keep their copy. The environment variable
 // K2GRB_DEVICE_CONFIG (tree, bottom, rows or auto; "frontier", the old name of bottom, is
 // still read) sets it at K2_init.

@@ -94,13 +94,33 @@ int pagerank_run(const k2_view *A, void *device, const float *d, const uint8_t *
   return 0;
 }
 
+// The key of a BFS level's recorded graph, its common part: the workspace (generation, address,
+// the plan's layout in it), the frontier's address and the direction.
+BfsKey bfs_key(const DevMatrix *m, const char *ws, const void *frontier, bool left) {
+  BfsKey key;
+  memset(&key, 0, sizeof key);  // the padding too: keys are compared bytewise
+  key.ws_gen = g_ws_gen;
+  key.plan_id = m->plan_id[resolve_scan(1) ? 1 : 0];
+  key.ws = ws;
+  key.frontier = frontier;
+  key.left = left;
+  return key;
+}
+
 // A multi-source BFS whole on the device, its frontiers and visited sets as words of bits (one
 // bit per source, B <= 64): per level one traversal (the bitwise leaf kernel, the visited words
-// as its skip mask) and one update kernel, recorded as a CUDA graph (two: the frontier and the
-// next one alternate) and replayed; the host waits once per level for the count of new entries.
-// dist (int32, n x B) and dp (its presence) are device arrays; *reached = their entries.
+// as its skip mask, the frontier's summary to pass over the nodes no frontier vertex reaches)
+// and one update kernel, recorded as a CUDA graph per frontier side, kept with the matrix and
+// replayed; the host waits once per level for the count of new entries. dist (int32, n x B) and
+// dp (its presence) are device arrays; *reached = their entries.
 int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
                    uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached);
+
+// The summary words of the bitwise BFS's frontier: a bit per node of the last internal level.
+uint64_t levels_sum_words(const DevMatrix *m, uint64_t n) {
+  const uint32_t shift = m->leaf_log + 1;
+  return (((n + (UINT64_C(1) << shift) - 1) >> shift) + 31) / 32;
+}
 
 int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, int32_t *dist,
                uint8_t *dp, uint64_t *reached) {
@@ -120,10 +140,10 @@ int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *source
     int rc = get_plan(m, A, scan, &plan);
     if (rc != 0) return rc;
   }
-  // the workspace: the plan's scratch, then F, N, V (n words each), the sources, the level and
-  // the count
+  // the workspace: the plan's scratch, then F, N, V (n words each), the sources, two level
+  // numbers, two counts and two frontier summaries
   const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
-  const uint64_t need = base + 8 * (3 * n + B) + 16;
+  const uint64_t need = base + 8 * (3 * n + B) + 8 + 16 + 8 * levels_sum_words(m, n);
   if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
     return fail(K2_DECLINED, "CUDA engine: the BFS needs %llu device bytes, over the budget of %llu",
                 (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
@@ -146,17 +166,20 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
   cudaStream_t s = g_stream;
   const uint64_t n = A->nrows;
   const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
-  int rc = 0;
+  const uint64_t sum_words = levels_sum_words(m, n);
+  const uint32_t sum_shift = m->leaf_log + 1;
   uint64_t *F = (uint64_t *)(ws + base), *N = F + n, *V = N + n, *src = V + n;
-  int32_t *level = (int32_t *)(src + B);
-  unsigned long long *cnt = (unsigned long long *)(level + 2);
+  int32_t *level = (int32_t *)(src + B);                      // [2]: by frontier side
+  unsigned long long *cnt = (unsigned long long *)(level + 2);  // [2]
+  uint32_t *sum = (uint32_t *)(cnt + 2);                        // [2][sum_words]
   K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
+  K2CU_TRY("clearing the frontiers, the visited set, the counts and the summaries",
+           cudaMemsetAsync(F, 0, 8 * (3 * n + B) + 8 + 16 + 8 * sum_words, s));
   memcpy(g_host, sources, 8 * B);
   K2CU_TRY("copying the sources to the device", cudaMemcpyAsync(src, g_host, 8 * B, cudaMemcpyHostToDevice, s));
-  K2CU_TRY("clearing the frontier and the visited set", cudaMemsetAsync(F, 0, 8 * 3 * n, s));
-  const int32_t one = 1;
-  K2CU_TRY("setting the first level", cudaMemcpyAsync(level, &one, 4, cudaMemcpyHostToDevice, s));
-  K2CU_TRY("seeding the sources", launch_bfs_seed(src, B, F, V, dist, dp, s));
+  const int32_t one = 1;  // the first level is odd: its slot is 1
+  K2CU_TRY("setting the first level", cudaMemcpyAsync(level + 1, &one, 4, cudaMemcpyHostToDevice, s));
+  K2CU_TRY("seeding the sources", launch_bfs_seed(src, B, F, V, dist, dp, sum + sum_words, sum_shift, s));
   // the sources' own entries (a repeated source counts once per bit)
   uint64_t total = B;
   if (A->n_internal == 0) {
@@ -171,30 +194,49 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
   D.type = K2_T_BOOL;
   D.monoid = K2_MON_LOR;
   D.mult = K2_MUL_X;
-  // one level from `from` into `to`, as a sequence of launches
-  auto level_launches = [&](uint64_t *from, uint64_t *to) -> int {
-    K2CU_TRY("clearing the next frontier", cudaMemsetAsync(to, 0, 8 * n, s));
-    K2CU_TRY("clearing the count", cudaMemsetAsync(cnt, 0, 8, s));
-    BitsArgs ba;
-    ba.xv = from;
-    ba.xp = from;
-    ba.yv = to;  // every contribution is true: values and presence are one word
-    ba.yp = to;
-    ba.skip = V;
-    int r = enqueue(m, plan, &D, ws, s, &ba);
-    if (r != 0) return r;
-    K2CU_TRY("recording the new frontier", launch_bfs_update(to, V, n, B, dist, dp, level, cnt, s));
-    return 0;
-  };
-  OwnedGraphs<2> graphs;  // the frontier and the next one alternate
+  // a level's graph per frontier side, kept with the matrix: the next search with the same
+  // distances (the vector pool hands the same blocks back) replays them
+  BfsKey key = bfs_key(m, ws, F, left);
+  key.level = dist;
+  key.lp = dp;
+  key.pts = B;
   for (uint64_t k = 1; k <= n; k++) {
-    const int parity = (int)(k & 1);
-    uint64_t *from = parity ? F : N, *to = parity ? N : F;
-    auto launches = [&]() { return level_launches(from, to); };
-    rc = g_settings.graphs ? record_and_launch(&graphs.g[parity], s, "recording and launching a BFS level", launches)
-                           : launches();
+    const int side = (int)(k & 1);  // level k: frontier, counts and summary in slot `side`
+    uint64_t *from = side ? F : N, *to = side ? N : F;
+    auto launches = [&]() -> int {
+      BitsArgs ba;
+      ba.xv = from;
+      ba.xp = from;
+      ba.yv = to;  // every contribution is true: values and presence are one word
+      ba.yp = to;  // (cleared: by the update two levels back, or at the start)
+      ba.skip = V;
+      ba.in_sum = sum + side * sum_words;
+      int r = enqueue(m, plan, &D, ws, s, &ba);
+      if (r != 0) return r;
+      BfsLevelArgs la;
+      la.next = to;
+      la.visited = V;
+      la.frontier = from;
+      la.dist = dist;
+      la.dp = dp;
+      la.n = n;
+      la.B = B;
+      la.level = level + side;
+      la.level_next = level + (side ^ 1);
+      la.count = cnt + side;
+      la.count_next = cnt + (side ^ 1);
+      la.sum_next = sum + (side ^ 1) * sum_words;
+      la.sum_done = sum + side * sum_words;
+      la.sum_words = sum_words;
+      la.sum_shift = sum_shift;
+      K2CU_TRY("recording the new frontier", launch_bfs_update(la, s));
+      return 0;
+    };
+    key.side = side;
+    int rc = g_settings.graphs ? m->levels_graphs.launch(key, s, "recording and launching a BFS level", launches)
+                               : launches();
     if (rc != 0) return rc;
-    K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt, 8, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("copying the count to the host", cudaMemcpyAsync(g_host, cnt + side, 8, cudaMemcpyDeviceToHost, s));
     K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
     const uint64_t c = *(const unsigned long long *)g_host;
     if (c == 0) break;
@@ -320,12 +362,7 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   const uint64_t ncnt = m->levels + 1;
   // a level's graph per (traversal, side), kept with the matrix: the next BFS with the same
   // vectors (the vector pool hands the same blocks back) replays them
-  BfsKey key;
-  memset(&key, 0, sizeof key);  // the padding too: keys are compared bytewise
-  key.ws_gen = g_ws_gen;
-  key.plan_id = m->plan_id[resolve_scan(1) ? 1 : 0];
-  key.ws = ws;
-  key.frontier = F;
+  BfsKey key = bfs_key(m, ws, F, left);
   key.capacity = capacity;
   key.level = level;
   key.lp = lp;
@@ -334,7 +371,6 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   key.w = D.w;
   key.lts = lts;
   key.pts = pts;
-  key.left = left;
   key.fast = g_settings.fast_leaf;
   bool full_again = false;  // the last pruned traversal overflowed its frontier: this level in full
   for (uint64_t lev = 1; lev <= n;) {

@@ -175,13 +175,17 @@ bool view_ok(const k2_view *A) {
 int rows_check(const k2_view *A) { return k2_row_blocks_check(A) == 0 ? 0 : K2_DECLINED; }
 
 // AUTO: the settings' default configuration where the tree allows it, else BOTTOM when the
-// view caches its bottom codes (no expansion needed to upload them), else TREE.
+// view caches its bottom codes or the last internal level fits in one tile, else TREE. A
+// tree-only plan holds min(that level, tile) codes in its scratch anyway (its leaf steps read
+// them from a level buffer), so up to a tile BOTTOM costs no more device memory, and its
+// single-vector product is one kernel where TREE's is one launch per level pair and tile.
 int resolve_config(const k2_view *A, int config) {
   if (config != K2_CUDA_CONFIG_AUTO) return config;
   const int d = g_settings.config;
   if (d == K2_CUDA_CONFIG_TREE || d == K2_CUDA_CONFIG_BOTTOM) return d;
   if (d == K2_CUDA_CONFIG_ROWS && k2_row_blocks_fit(A)) return d;
-  return A->bottom_codes != nullptr ? K2_CUDA_CONFIG_BOTTOM : K2_CUDA_CONFIG_TREE;
+  return A->bottom_codes != nullptr || bottom_count(A) <= g_settings.tile ? K2_CUDA_CONFIG_BOTTOM
+                                                                        : K2_CUDA_CONFIG_TREE;
 }
 
 // Pinned host memory for the sparse forms (an input's list and values, an output's list and
@@ -292,6 +296,62 @@ int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   return 0;
 }
 
+int expand_levels(const DevMatrix *m, const uint64_t *top, uint64_t *temp, uint64_t *bottom);
+
+// The bottom codes of m (BOTTOM) from its top codes, on the device: one expansion per level
+// below the top. A level is at least as wide as the one above it (every internal node has a
+// child), so the bottom buffer can hold any level: the levels alternate between it and a
+// temporary, arranged so that the last one lands in it. The temporary is the workspace when that
+// is large enough, else an allocation freed before the upload returns (after it the device
+// holds the matrix alone, as K2_Matrix_deviceBytes says). Waits for the stream.
+int expand_bottom(DevMatrix *m) {
+  const uint32_t last = m->levels - 1;
+  const uint64_t *top = m->top;
+  uint64_t *bottom = const_cast<uint64_t *>(m->bottom);
+  if (m->top_level == last) {
+    K2CU_TRY("copying the top codes to the bottom codes",
+             cudaMemcpyAsync(bottom, top, level_width(m, last) * 8, cudaMemcpyDeviceToDevice, g_stream));
+    return 0;
+  }
+  const uint64_t temp_bytes = last - m->top_level >= 2 ? level_width(m, last - 1) * 8 : 0;
+  void *own = nullptr;
+  if (temp_bytes > g_ws_bytes) {
+    const cudaError_t e = dev_alloc(&own, temp_bytes);
+    if (e != cudaSuccess) return cuda_fail(e, "allocating a level of the bottom codes on the device");
+  }
+  uint64_t *temp = (uint64_t *)(own != nullptr ? own : g_ws);
+  const int rc = expand_levels(m, top, temp, bottom);
+  const cudaError_t we = cudaStreamSynchronize(g_stream);  // before the temporary goes
+  dev_free(own, temp_bytes);
+  if (rc != 0) return rc;
+  if (we != cudaSuccess) return cuda_fail(we, "expanding the bottom codes on the device");
+  return 0;
+}
+
+// expand_bottom's launches: from the top codes down to `bottom`, through `temp`.
+int expand_levels(const DevMatrix *m, const uint64_t *top, uint64_t *temp, uint64_t *bottom) {
+  const uint32_t last = m->levels - 1;
+  const uint64_t *from = top;
+  for (uint32_t t = m->top_level; t < last; t++) {
+    uint64_t *to = ((last - 1 - t) & 1) == 0 ? bottom : temp;  // the last expansion writes bottom
+    ExpandArgs ea{};
+    ea.t.sig = m->sig;
+    ea.t.dir = m->dir;
+    ea.t.dir_lo = m->dir_lo;
+    ea.t.dir_log = m->dir_log;
+    ea.t.codes = from;
+    ea.t.node_begin = m->level_start[t];
+    ea.t.n = level_width(m, t);
+    ea.t.offsets = nullptr;
+    ea.out = to;
+    ea.levels = 1;
+    ea.out_begin = m->level_start[t + 1];
+    K2CU_TRY("expanding the bottom codes on the device", launch_expand(ea, g_stream));
+    from = to;
+  }
+  return 0;
+}
+
 // Copy the tree of A (and its bottom codes in BOTTOM) into m's allocation.
 int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   char *base = (char *)m->mem;
@@ -302,15 +362,9 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
                                    : nullptr;
   m->top = (const uint64_t *)(base + part[0] + part[1] + part[2]);
   m->bottom = part[4] ? (const uint64_t *)(base + part[0] + part[1] + part[2] + part[3]) : nullptr;
-  uint64_t *f = nullptr;  // bottom codes expanded here when the view does not cache them
-  if (m->bottom != nullptr && A->bottom_codes == nullptr) {
-    int rc = k2_bottom_codes_expand(A, &f);
-    if (rc != 0) return rc;
-  }
   // full blocks: the callers pass the tree expanded to plain nodes (k2_matrix_plain_view): the
   // kernels would miss a full node's entries
   if (A->n_full > 0) {
-    free(f);
     return fail(K2_DECLINED, "CUDA engine: the tree has %llu full blocks; it uploads their expansion",
                 (unsigned long long)A->n_full);
   }
@@ -318,7 +372,6 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   // leaves in place)
   uint64_t *plain = nullptr;
   if (A->leafc != nullptr && A->n_leaves > 0 && (plain = k2_leafc_plain(A->leafc)) == nullptr) {
-    free(f);
     return fail(kGrbOutOfMemory, "CUDA engine: out of host memory to decode the leaves");
   }
   // through the pinned staging buffer, laid out as on the device (one DMA per 16 MB; from
@@ -330,14 +383,15 @@ int upload_tree(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
       {(void *)A->dir, dir_off, k2_dir_words(A->dir_len, A->dir_lo != nullptr) * 8},
       {(void *)A->dir_lo, dir_off + dir_hi_bytes(A), m->dir_lo != nullptr ? A->dir_len * 2 : 0},
       {(void *)A->top_codes, top_off, A->top_count * 8},
-      {(void *)(f != nullptr ? f : A->bottom_codes), bot_off, m->bottom != nullptr ? bottom_count(A) * 8 : 0}};
+      {(void *)A->bottom_codes, bot_off, m->bottom != nullptr && A->bottom_codes != nullptr ? bottom_count(A) * 8 : 0}};
   Piece pieces[6];
   int np = 0;
   for (const Piece &pc : all)
     if (pc.bytes > 0) pieces[np++] = pc;
   int rc = stage_up((char *)m->mem, pieces, np, g_stream);
+  // bottom codes the view does not cache are expanded on the device, from the top codes
+  if (rc == 0 && m->bottom != nullptr && A->bottom_codes == nullptr) rc = expand_bottom(m);
   const cudaError_t ce = upload_wait(cudaSuccess);
-  free(f);
   free(plain);
   if (rc != 0) return rc;
   if (ce != cudaSuccess) return cuda_fail(ce, "copying the tree to the device");

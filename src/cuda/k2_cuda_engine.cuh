@@ -165,6 +165,9 @@ struct DevMatrix {
   // recorded products of Boolean batches as words of bits (BitsKey), the most recent last
   GraphCache<BitsKey, kBitsGraphs> bits_graphs;
   GraphCache<BfsKey, 16> bfs_graphs;  // levels of single-source BFS runs, kept across calls
+  // levels of the bitwise multi-source BFS (BfsKey: frontier F, level/lp the distances and their
+  // presence, pts the sources), kept across calls
+  GraphCache<BfsKey, 8> levels_graphs;
 };
 
 bool ensure_init();

@@ -120,6 +120,29 @@ struct BitsArgs {
   const uint64_t *xp;    // per input index: the vectors whose x is present
   const uint64_t *skip;  // per output index: the vectors whose output the mask excludes, or NULL
   uint64_t *yv, *yp;     // per output index: true outputs, present outputs (cleared by the caller)
+  // or NULL: bit j says that the inputs [j 2^(leaf_log + 1), (j + 1) 2^(leaf_log + 1)), one
+  // node's of the last internal level, hold a present x; a node without one is not visited
+  const uint32_t *in_sum = nullptr;
+};
+
+// One level's bookkeeping of the bitwise multi-source BFS (launch_bfs_update): the levels and
+// the counts alternate between two slots, and each level clears what the one after next
+// writes, so a level is two launches (traversal, update) with nothing cleared in between.
+struct BfsLevelArgs {
+  const uint64_t *next;     // N: the new frontier (its visited bits already masked out)
+  uint64_t *visited;        // V
+  uint64_t *frontier;       // F, this level's frontier: read, so cleared for the level after next
+  int32_t *dist;            // n x B distances and their presence
+  uint8_t *dp;
+  uint64_t n;
+  uint32_t B;
+  const int32_t *level;     // this level's number; *level_next = *level + 1
+  int32_t *level_next;
+  unsigned long long *count, *count_next;  // += N's bits; the next level's count cleared
+  uint32_t *sum_next;       // N's input summary (BitsArgs::in_sum), set here (cleared before)
+  uint32_t *sum_done;       // F's, cleared here
+  uint64_t sum_words;       // words of each summary
+  uint32_t sum_shift;       // leaf_log + 1: inputs per summary bit, as a shift
 };
 
 // A product over the row-ordered 4x4 blocks (K2_CUDA_CONFIG_ROWS, src/matrix/k2_rows.h).
@@ -203,13 +226,13 @@ cudaError_t launch_unpack_bits(const uint64_t *v, const uint64_t *p, int value_m
 // The skip bits of a batch of B <= 64 vectors from its mask: bit b of skip[i] for entry i B + b.
 cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void *values, k2_type type,
                              bool structural, bool complement, uint64_t n, uint32_t B, cudaStream_t s);
-// A multi-source BFS as words of bits (B <= 64 sources): seed F and V with the sources (dist 0);
-// after a level's traversal into N, V |= N, dist (int32, n x B, presence dp) = *level where N has
-// a bit, *count += N's bits, then *level += 1.
+// A multi-source BFS as words of bits (B <= 64 sources): seed F and V with the sources (dist 0)
+// and F's summary sum (BitsArgs::in_sum, cleared before); after a level's traversal into N (one
+// launch, BfsLevelArgs): V |= N, dist (int32, n x B, presence dp) = *level where N has a bit,
+// *count += N's bits, N's summary, F and its summary cleared.
 cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
-                            uint8_t *dp, cudaStream_t s);
-cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist, uint8_t *dp,
-                              int32_t *level, unsigned long long *count, cudaStream_t s);
+                            uint8_t *dp, uint32_t *sum, uint32_t sum_shift, cudaStream_t s);
+cudaError_t launch_bfs_update(const BfsLevelArgs &a, cudaStream_t s);
 // A single-source BFS on bytes: seed F and V with src (level 0, its own parent; *k = 1); after a
 // level's traversal into N (cand: the parents found, pts bytes), V |= N, level (lts bytes, or
 // NULL) = *k and parent (pts bytes, or NULL) = cand where N is set, *count += N's entries, then

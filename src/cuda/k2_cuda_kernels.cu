@@ -262,6 +262,11 @@ __global__ void __launch_bounds__(kBlock) leaf_bits_kernel(LeafArgs a, BitsArgs 
   const uint32_t LL = a.leaf_log, LS = 1u << LL;
   const uint64_t row_mask = (LS == 8) ? 0xFFull : ((1ull << LS) - 1);
   const uint64_t leaf_mask = a.leaf_bits == 64 ? ~0ull : ((1ull << a.leaf_bits) - 1);
+  const uint64_t code = tile.code[threadIdx.x];
+  if (bw.in_sum != nullptr) {  // no present input in the node's range: nothing to read
+    const uint64_t j = a.v.left ? compact(code >> 1) : compact(code);
+    if (!((bw.in_sum[j >> 5] >> (j & 31)) & 1u)) return;
+  }
   const unsigned s = tile.sig[threadIdx.x];
   uint64_t q = tile.fc[threadIdx.x] - a.n_internal;
   uint64_t lam[4];
@@ -274,7 +279,6 @@ __global__ void __launch_bounds__(kBlock) leaf_bits_kernel(LeafArgs a, BitsArgs 
       q++;
     }
   }
-  const uint64_t code = tile.code[threadIdx.x];
   const uint64_t r0 = compact(code >> 1) << (LL + 1), c0 = compact(code) << (LL + 1);
 #pragma unroll
   for (unsigned h = 0; h < 2; h++) {

@@ -5,6 +5,7 @@
 //
 // Every kernel is a grid-stride loop over the entries; counts and sums are folded per warp and
 // added once per warp to one device word, so a whole vector costs one launch.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -112,40 +113,46 @@ __global__ void unpack_bits_kernel(const uint64_t *v, const uint64_t *p, int val
 
 // Sources of a multi-source BFS as bits: vector b starts at sources[b] (level 0).
 __global__ void bfs_seed_kernel(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
-                                uint8_t *dp) {
+                                uint8_t *dp, uint32_t *sum, uint32_t sum_shift) {
   for (uint32_t b = threadIdx.x; b < B; b += blockDim.x) {
-    const uint64_t s = sources[b];
+    const uint64_t s = sources[b], j = s >> sum_shift;
     atomicOr((unsigned long long *)&F[s], 1ull << b);
     atomicOr((unsigned long long *)&V[s], 1ull << b);
+    atomicOr(&sum[j >> 5], 1u << (j & 31));
     dist[s * B + b] = 0;
     dp[s * B + b] = 1;
   }
 }
 
-// The new frontier N (already without visited bits: the traversal skipped them) joins V; its
-// entries get the level *level; *count += its bits.
-__global__ void bfs_update_kernel(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist,
-                                  uint8_t *dp, const int32_t *level, unsigned long long *count) {
+__global__ void bfs_level_kernel(BfsLevelArgs a) {
+  const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (uint64_t)gridDim.x * blockDim.x;
+  const int32_t k = *a.level;
+  if (first == 0) {  // read by the next level's launch only
+    *a.level_next = k + 1;
+    *a.count_next = 0;
+  }
+  for (uint64_t j = first; j < a.sum_words; j += stride) a.sum_done[j] = 0;
   unsigned c = 0;
-  const int32_t k = *level;
-  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (uint64_t)gridDim.x * blockDim.x) {
-    uint64_t w = N[i];
+  for (uint64_t i = first; i < a.n; i += stride) {
+    uint64_t w = a.next[i];
+    a.frontier[i] = 0;
     if (w == 0) continue;
-    V[i] |= w;
+    a.visited[i] |= w;
     c += (unsigned)__popcll(w);
+    const uint64_t j = i >> a.sum_shift;
+    const uint32_t bit = 1u << (j & 31);
+    if (!(a.sum_next[j >> 5] & bit)) atomicOr(&a.sum_next[j >> 5], bit);
     while (w) {
       const unsigned b = (unsigned)__ffsll((long long)w) - 1;
       w &= w - 1;
-      dist[i * B + b] = k;
-      dp[i * B + b] = 1;
+      a.dist[i * a.B + b] = k;
+      a.dp[i * a.B + b] = 1;
     }
   }
   c = __reduce_add_sync(0xffffffffu, c);  // every lane reaches here: `continue` stays in the loop
-  if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(count, (unsigned long long)c);
+  if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(a.count, (unsigned long long)c);
 }
 
-__global__ void bfs_next_level_kernel(int32_t *level) { *level += 1; }
 
 // A single-source BFS: the source is visited, its own parent, at level 0, and the first frontier.
 __global__ void bfs_one_seed_kernel(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
@@ -417,17 +424,13 @@ cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long lon
 }
 
 cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
-                            uint8_t *dp, cudaStream_t s) {
-  bfs_seed_kernel<<<1, 64, 0, s>>>(sources, B, F, V, dist, dp);
+                            uint8_t *dp, uint32_t *sum, uint32_t sum_shift, cudaStream_t s) {
+  bfs_seed_kernel<<<1, 64, 0, s>>>(sources, B, F, V, dist, dp, sum, sum_shift);
   return cudaGetLastError();
 }
 
-cudaError_t launch_bfs_update(const uint64_t *N, uint64_t *V, uint64_t n, uint32_t B, int32_t *dist, uint8_t *dp,
-                              int32_t *level, unsigned long long *count, cudaStream_t s) {
-  bfs_update_kernel<<<grid_for(n, kMaxGrid), kBlock, 0, s>>>(N, V, n, B, dist, dp, level, count);
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return e;
-  bfs_next_level_kernel<<<1, 1, 0, s>>>(level);
+cudaError_t launch_bfs_update(const BfsLevelArgs &a, cudaStream_t s) {
+  bfs_level_kernel<<<grid_for(std::max<uint64_t>(a.n, a.sum_words), kMaxGrid), kBlock, 0, s>>>(a);
   return cudaGetLastError();
 }
 

@@ -2225,6 +2225,29 @@ static void test_device_msbfs(void **state) {
     K2_ASSERT_OK(K2_Matrix_free(&A));
     k2_coo_free(&L);
   }
+  {  // larger leaves (the frontier's summary has a bit per 2^(leaf_log + 1) vertices), both device
+     // configurations, and each search twice (the second replays the levels kept with the matrix)
+    k2_coo_list L;
+    random_list(&L, 3000, 3000, 9000, 83);
+    k2_coo_canonical(&L);
+    for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
+      K2_Format fmt;
+      K2_Format_default(&fmt);
+      fmt.leaf_log = leaf_log;
+      K2_Matrix A = k2_test_matrix(&L, &fmt);
+      for (int config = K2_DEVICE_TREE_ONLY; config <= K2_DEVICE_BOTTOM; config++) {
+        K2_ASSERT_OK(K2_Matrix_upload(A, (K2_DeviceConfig)config));
+        msbfs_sources(src, 17, 3000);
+        for (int again = 0; again < 2; again++) {
+          snprintf(what, sizeof what, "%ux%u leaves, configuration %d, 17 sources, run %d", 1u << leaf_log,
+                   1u << leaf_log, config, again + 1);
+          msbfs_device_check(A, src, 17, false, what);
+        }
+      }
+      K2_ASSERT_OK(K2_Matrix_free(&A));
+    }
+    k2_coo_free(&L);
+  }
   {  // K2_Device_bfsLevels (msBFS's path up to 64 sources) refuses bad arguments, dist untouched
     k2_coo_list L;
     random_list(&L, 100, 100, 400, 85);
