@@ -261,6 +261,45 @@ static GrB_Info k2_dvec_upload(K2_DeviceVector v, GrB_Vector u, GrB_Matrix U, Gr
   return GrB_SUCCESS;
 }
 
+// u full or bitmap (and not iso): its arrays are already the device layout (values, then a byte
+// per entry), so they go up as they are: lent by an unpack and handed back by a pack, with no
+// tuples extracted and no host copy. *done false: u is in another form and untouched.
+static GrB_Info k2_dvec_upload_dense(K2_DeviceVector v, GrB_Vector u, const char *fn, bool *done) {
+  *done = false;
+  int status = 0;
+  bool iso = true;
+  if (GxB_Vector_Option_get(u, GxB_SPARSITY_STATUS, &status) != GrB_SUCCESS ||
+      (status != GxB_FULL && status != GxB_BITMAP) || GxB_Vector_iso(&iso, u) != GrB_SUCCESS || iso)
+    return GrB_SUCCESS;
+  void *X = NULL;
+  int8_t *B = NULL;
+  GrB_Index xs = 0, bs = 0, nv = v->n;
+  GrB_Info info = status == GxB_FULL ? GxB_Vector_unpack_Full(u, &X, &xs, &iso, NULL)
+                                     : GxB_Vector_unpack_Bitmap(u, &B, &X, &bs, &xs, &iso, &nv, NULL);
+  if (info != GrB_SUCCESS) return GrB_SUCCESS;  // u as it was: the tuples instead
+  *done = true;
+  int rc = k2_cuda_vector_copy(k2_dvec_values(v), X, (uint64_t)v->n * v->ts, K2_CUDA_COPY_UP);
+  if (rc == 0)
+    rc = B != NULL ? k2_cuda_vector_copy(k2_dvec_present(v), B, v->n, K2_CUDA_COPY_UP)
+                   : k2_cuda_vector_fill(k2_dvec_present(v), 1, v->n);
+  // u's arrays back to it, whatever the copy did
+  GrB_Info back = B != NULL ? GxB_Vector_pack_Bitmap(u, &B, &X, bs, xs, false, nv, NULL)
+                            : GxB_Vector_pack_Full(u, &X, xs, false, NULL);
+  if (back != GrB_SUCCESS) {
+    free(X), free(B);
+    K2_FAIL(back, "%s: handing u its arrays back failed", fn);
+  }
+  if (rc != 0) {  // v's contents are unknown after a failed copy: empty
+    v->nvals = 0;
+    v->nvals_known = true;
+    (void)k2_cuda_vector_fill(k2_dvec_present(v), 0, v->n);
+    K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  }
+  v->nvals = nv;
+  v->nvals_known = true;
+  return GrB_SUCCESS;
+}
+
 GrB_Info K2_DeviceVector_import(K2_DeviceVector v, GrB_Vector u) {
   const char *fn = "K2_DeviceVector_import";
   K2_DVEC_CHECK(v, fn, "v");
@@ -276,6 +315,9 @@ GrB_Info K2_DeviceVector_import(K2_DeviceVector v, GrB_Vector u) {
     K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: u has size %llu, v has size %llu", fn, (unsigned long long)n,
             (unsigned long long)v->n);
   if (t != v->grb_type) K2_FAIL(GrB_DOMAIN_MISMATCH, "%s: u and v have different types", fn);
+  bool done = false;
+  info = k2_dvec_upload_dense(v, u, fn, &done);
+  if (info != GrB_SUCCESS || done) return info;
   return k2_dvec_upload(v, u, NULL, nv, fn);
 }
 
