@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "k2_grb_oracle.h"
 #include "k2_native_semirings.h"
 #include "k2_oracle.h"
 #include "k2grb_algorithms.h"
@@ -1576,6 +1577,36 @@ static void test_device_vectors(void **state) {
   K2_ASSERT_OK(K2_DeviceVector_export(&got, q));
   dv_compare(got, u, 2000, false, B, u, false, "q untouched by the failed products");
   GrB_Vector_free(&got);
+
+  // import of a full, a bitmap, a sparse and an iso vector (the first two go up as their own
+  // arrays, lent and handed back): the device copy equals u, and u is as it was, in its form
+  const int forms[4] = {GxB_FULL, GxB_BITMAP, GxB_SPARSE, GxB_FULL};
+  for (int f = 0; f < 4; f++) {
+    const bool iso = f == 3;
+    GrB_Vector v = NULL, v0 = NULL;
+    K2_ASSERT_OK(GrB_Vector_new(&v, GrB_FP32, 2000));
+    K2_ASSERT_OK(GxB_Vector_Option_set(v, GxB_SPARSITY_CONTROL, forms[f]));
+    for (GrB_Index i = 0; i < 2000; i++)
+      if (forms[f] == GxB_FULL || i % 3 != 0)
+        K2_ASSERT_OK(GrB_Vector_setElement_FP32(v, iso ? 2.5f : 0.25f * (float)i - 100.0f, i));
+    K2_ASSERT_OK(GrB_Vector_wait(v, GrB_MATERIALIZE));
+    int status = 0;
+    K2_ASSERT_OK(GxB_Vector_Option_get(v, GxB_SPARSITY_STATUS, &status));
+    assert_int_equal(status, forms[f]);
+    K2_ASSERT_OK(GrB_Vector_dup(&v0, v));
+    K2_DeviceVector dv = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_new(&dv, GrB_FP32, 2000));
+    K2_ASSERT_OK(K2_DeviceVector_import(dv, v));
+    K2_ASSERT_OK(K2_DeviceVector_export(&got, dv));
+    char why[200];
+    snprintf(what, sizeof what, "import of form %d%s", forms[f], iso ? " (iso)" : "");
+    if (!k2_same_vector(got, v0, 0, NULL, NULL, why, sizeof why)) fail_msg("%s: device copy: %s", what, why);
+    if (!k2_same_vector(v, v0, 0, NULL, NULL, why, sizeof why)) fail_msg("%s: u after: %s", what, why);
+    K2_ASSERT_OK(GxB_Vector_Option_get(v, GxB_SPARSITY_STATUS, &status));
+    assert_int_equal(status, forms[f]);
+    K2_ASSERT_OK(K2_DeviceVector_free(&dv));
+    GrB_Vector_free(&got), GrB_Vector_free(&v), GrB_Vector_free(&v0);
+  }
 
   K2_ASSERT_OK(K2_DeviceVector_free(&q));
   K2_ASSERT_OK(K2_DeviceVector_free(&a));
