@@ -124,6 +124,9 @@ __global__ void bfs_seed_kernel(const uint64_t *sources, uint32_t B, uint64_t *F
   }
 }
 
+// The new frontier N (already without visited bits: the traversal skipped them) joins V, its
+// entries get the level *level and mark N's summary; the frontier just read, its summary and
+// the next level's count are cleared, and the next level's number written (BfsLevelArgs).
 __global__ void bfs_level_kernel(BfsLevelArgs a) {
   const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (uint64_t)gridDim.x * blockDim.x;
   const int32_t k = *a.level;
@@ -152,7 +155,6 @@ __global__ void bfs_level_kernel(BfsLevelArgs a) {
   c = __reduce_add_sync(0xffffffffu, c);  // every lane reaches here: `continue` stays in the loop
   if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(a.count, (unsigned long long)c);
 }
-
 
 // A single-source BFS: the source is visited, its own parent, at level 0, and the first frontier.
 __global__ void bfs_one_seed_kernel(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
