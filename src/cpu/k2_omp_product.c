@@ -427,10 +427,6 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   }
   k2_omp_leaf_fn leaf = k2_omp_select(A, P);
   if (leaf == NULL) return K2_DECLINED;
-  // the batch OR kernels read P as a k2_omp_batch_product (its x_any made for the full
-  // traversal below)
-  k2_omp_batch_product batch = {.p = *P, .x_any = NULL};
-  if (k2_omp_is_lor_batch(leaf)) P = &batch.p;
   // a few present inputs or a few allowed outputs: the traversal pruned by both
   {
     bool pruned = false;
@@ -503,9 +499,6 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     }
   }
   k2_omp_fill_identity(P, ny);
-  uint64_t *x_any = NULL;  // freed below; none when out of memory (the kernel reads the presence)
-  if (P == &batch.p && P->x_present != NULL)
-    batch.x_any = x_any = k2_omp_any_bits(P->x_present, P->left ? A->nrows : A->ncols, P->batch, want_threads);
 
   if (one_range) {
     k2_omp_scratch sc;
@@ -513,7 +506,6 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     if (scratch != NULL) sc.origin[last] = scratch[0];
     k2_omp_bottom(A, P, leaf, blocks, decoded, &sc, A->level_start[last], A->level_start[last + 1]);
     k2_omp_scratch_free(scratch, nbuf);
-    free(x_any);
     return 0;
   }
 
@@ -551,6 +543,5 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   }
   k2_omp_scratch_free(scratch, nbuf);
   k2_omp_plan_free(own);
-  free(x_any);
   return 0;
 }
