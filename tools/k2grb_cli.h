@@ -64,6 +64,7 @@ typedef struct {
   int threads;                           // --threads N (0: OMP_NUM_THREADS or the runtime's)
   bool compress_leaves;                  // --compress-leaves (convert, info)
   bool full_blocks;                      // --full-blocks (convert, info)
+  bool bottom_codes;                     // --bottom-codes (convert, info)
   uint32_t leaf_log;                     // --leaf-log N (0: the default)
   int trials;                            // --trials N (1)
   bool has_engine;                       // --engine given

@@ -7,7 +7,7 @@
 
 #define K2_CLI_READ_OPTS \
   "--format --symmetrize --transpose --one-based --remap --threads --leaf-log --compress-leaves " \
-  "--full-blocks"
+  "--full-blocks --bottom-codes"
 #define K2_CLI_READ_HELP                                                                  \
   "input options (every command):\n"                                                      \
   "  --format F     auto (default: from the name and first line), mtx, edges, metis,\n"  \
@@ -22,6 +22,9 @@
   "                 (4x4 leaves unless --leaf-log says; .k2 format version 3)\n"            \
   "  --full-blocks  mark the nodes whose whole block is ones (cliques, dense blocks) as full\n" \
   "                 and store nothing below them (.k2 format version 4)\n"                 \
+  "  --bottom-codes keep the Morton codes of the last internal level in memory (k2+B: 8 bytes\n" \
+  "                 per node of that level; a .k2 file records the choice, the codes are\n"  \
+  "                 made when it is read): full products skip the descent\n"             \
   "Options take their value as '--format mtx' or '--format=mtx'; '--' ends the options.\n"
 
 int k2grb_convert(int argc, char **argv) {

@@ -174,7 +174,7 @@ static const struct {
     {"edge-factor", true}, {"seed", true},     {"format", true},      {"engine", true},
     {"threads", true}, {"trials", true},   {"ldbc", false},       {"vertices", true},
     {"graph", true},   {"compress-leaves", false}, {"leaf-log", true},
-    {"full-blocks", false},
+    {"full-blocks", false}, {"bottom-codes", false},
 };
 #define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
 #define K2_CLI_OPT_BASE 256
@@ -193,6 +193,7 @@ static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
                : strcmp(a, "ldbc") == 0       ? &o->ldbc
                : strcmp(a, "compress-leaves") == 0 ? &o->compress_leaves
                : strcmp(a, "full-blocks") == 0 ? &o->full_blocks
+               : strcmp(a, "bottom-codes") == 0 ? &o->bottom_codes
                                               : NULL;
   if (flag != NULL) {
     *flag = true;
@@ -750,7 +751,7 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
   GrB_Info info;
   const char *what = "read";
   // a tree format asked for: a .k2 input is rebuilt in it
-  const bool tree_format = o->compress_leaves || o->full_blocks || o->leaf_log != 0;
+  const bool tree_format = o->compress_leaves || o->full_blocks || o->bottom_codes || o->leaf_log != 0;
   bool plain_k2 = (o->format == K2_FORMAT_K2 || (o->format == K2_FORMAT_AUTO && k2_cli_ends_with(path, ".k2"))) &&
                   !o->symmetrize && !o->transpose && !tree_format;
   if (plain_k2) {
@@ -805,6 +806,7 @@ int k2_cli_load(const k2_cli_opts *o, const char *path, K2_Matrix *A, double *se
       K2_Format_default(&fmt);
       fmt.compress_leaves = o->compress_leaves;
       fmt.full_blocks = o->full_blocks;
+      fmt.cache_bottom_codes = o->bottom_codes;
       // compressed leaves need 4x4 or 8x8 leaves: 4x4 unless told (the smaller on web graphs)
       fmt.leaf_log = o->leaf_log != 0 ? o->leaf_log : o->compress_leaves ? 2 : fmt.leaf_log;
       info = K2_Matrix_new_format(A, n, n, &fmt);

@@ -242,6 +242,28 @@ static void test_convert_info(void **state) {
   out = slurp("out.txt");
   assert_non_null(strstr(out, "\"full_nodes\": 28,"));
   free(out);
+  // the bottom codes kept (k2+B): 8 bytes per node of the last internal level, made again when
+  // the file is read (it records the choice), and the ranks agree with SuiteSparse's
+  snprintf(a, sizeof a, "convert '%s' '%s/hb.k2' --bottom-codes", bv, tmpdir);
+  assert_int_equal(run(a), 0);
+  snprintf(a, sizeof a, "info '%s/hb.k2' --json", tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "\"edges\": 2636"));
+  {
+    const char *b = strstr(out, "\"bytes_bottom_codes\": "), *l = strstr(out, "\"bytes_leaves\": ");
+    assert_true(b != NULL && l != NULL);
+    const long bottom = atol(b + strlen("\"bytes_bottom_codes\": ")), leaves = atol(l + strlen("\"bytes_leaves\": "));
+    // 8 bytes per node of the last level, which has at least one 2x2 leaf (4 bits) each
+    assert_true(bottom > 0 && bottom % 8 == 0);
+    assert_true(bottom / 8 <= 2 * leaves);
+  }
+  free(out);
+  snprintf(a, sizeof a, "pagerank '%s/hb.k2' --check", tmpdir);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  assert_non_null(strstr(out, "check passed           yes"));
+  free(out);
   snprintf(a, sizeof a, "convert '%s/hf.k2' '%s/hf.mtx'", tmpdir, tmpdir);
   assert_int_equal(run(a), 0);
   snprintf(a, sizeof a, "info '%s/hf.mtx' --json", tmpdir);
