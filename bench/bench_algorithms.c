@@ -4,7 +4,7 @@
 // usage: bench_algorithms [--graphs a,b] [--no-real] [--data DIR] [--web N[,N]] [--rmat S[,S]]
 //                         [--reps N] [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]
 //                         [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]
-//                         [--prune auto|never|always] [--cusparse|--no-cusparse]
+//                         [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]
 //
 // Each algorithm of algorithms/ (one LAGraph-model body compiled twice) runs on a K2_Matrix
 // (the _k2 instance: products on the tree) and on a GrB_Matrix of the same pattern (the _grb
@@ -42,6 +42,8 @@
 // every further case runs its check and one timed repetition only (the note says so).
 // --threads T sets the OpenMP threads of k2grb and GxB_NTHREADS of SuiteSparse alike.
 // --prune sets the CUDA engine's pruned traversal (K2_Device_setPruning; default auto).
+// --bottom-codes builds the trees with their bottom codes kept (K2_Format.cache_bottom_codes,
+// k2+B: 8 bytes per node of the last internal level, full products skip the descent).
 // cuSPARSE baseline (bench_cusparse.h; built with CUDA: on unless --no-cusparse; without CUDA
 // the columns are absent): the same level-synchronous algorithms on a CSR of A' on the GPU,
 // FP32 ones as values (cuSPARSE's products need values), timed as a third side in each
@@ -188,6 +190,7 @@ static struct {
   const char *prune;      // NULL: the CUDA engine's default (auto)
   int threads;            // 0: the defaults of each library
   bool cusparse;          // the cuSPARSE baseline's columns (with CUDA: on unless --no-cusparse)
+  bool bottom_codes;      // the trees keep their bottom codes (K2_Format.cache_bottom_codes)
 } opt = {.reps = 5, .real = true, .cusparse = CUSPARSE_BUILT};
 
 // The cuSPARSE column: shown when built with CUDA and not turned off; runs when a device is
@@ -403,7 +406,10 @@ static bool make_graph(bench_graph *g, K2_Edges *E, const char *name) {
   snprintf(g->name, sizeof g->name, "%s", name);
   double t0 = now();
   g->n = E->nrows > E->ncols ? E->nrows : E->ncols;  // the algorithms need a square matrix
-  TRY(K2_Matrix_new(&g->tree, g->n, g->n));
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.cache_bottom_codes = opt.bottom_codes;
+  TRY(K2_Matrix_new_format(&g->tree, g->n, g->n, &fmt));
   TRY(K2_Matrix_build_32(g->tree, E->I, E->J, E->nvals));
   K2_Edges_free(E);
   double t1 = now();
@@ -1229,7 +1235,7 @@ static _Noreturn void usage(const char *program) {
           "usage: %s [--graphs a,b] [--no-real] [--data DIR] [--web N[,N]] [--rmat S[,S]] [--reps N]\n"
           "          [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]\n"
           "          [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]\n"
-          "          [--prune auto|never|always] [--cusparse|--no-cusparse]\n",
+          "          [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]\n",
           program);
   exit(2);
 }
@@ -1267,6 +1273,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--prune") && has_value) opt.prune = argv[++i];
     else if (!strcmp(a, "--cusparse")) opt.cusparse = true;
     else if (!strcmp(a, "--no-cusparse")) opt.cusparse = false;
+    else if (!strcmp(a, "--bottom-codes")) opt.bottom_codes = true;
     else usage(argv[0]);
   }
   if (opt.reps < 1) usage(argv[0]);
