@@ -122,6 +122,12 @@ uint64_t levels_sum_words(const DevMatrix *m, uint64_t n) {
   return (((n + (UINT64_C(1) << shift) - 1) >> shift) + 31) / 32;
 }
 
+// The bitwise BFS's state after the plan's scratch: F, N, V (n words each), the sources, two
+// level numbers, two counts and two frontier summaries.
+uint64_t levels_state_bytes(const DevMatrix *m, uint64_t n, uint32_t B) {
+  return 8 * (3 * n + B) + 8 + 16 + 8 * levels_sum_words(m, n);
+}
+
 int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, int32_t *dist,
                uint8_t *dp, uint64_t *reached) {
   *reached = K2_CUDA_NVALS_UNKNOWN;  // dist untouched, unless a later failure says otherwise
@@ -140,10 +146,9 @@ int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *source
     int rc = get_plan(m, A, scan, &plan);
     if (rc != 0) return rc;
   }
-  // the workspace: the plan's scratch, then F, N, V (n words each), the sources, two level
-  // numbers, two counts and two frontier summaries
+  // the workspace: the plan's scratch, then the search's state
   const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
-  const uint64_t need = base + 8 * (3 * n + B) + 8 + 16 + 8 * levels_sum_words(m, n);
+  const uint64_t need = base + levels_state_bytes(m, n, B);
   if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
     return fail(K2_DECLINED, "CUDA engine: the BFS needs %llu device bytes, over the budget of %llu",
                 (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
@@ -174,7 +179,7 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
   uint32_t *sum = (uint32_t *)(cnt + 2);                        // [2][sum_words]
   K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
   K2CU_TRY("clearing the frontiers, the visited set, the counts and the summaries",
-           cudaMemsetAsync(F, 0, 8 * (3 * n + B) + 8 + 16 + 8 * sum_words, s));
+           cudaMemsetAsync(F, 0, levels_state_bytes(m, n, B), s));
   memcpy(g_host, sources, 8 * B);
   K2CU_TRY("copying the sources to the device", cudaMemcpyAsync(src, g_host, 8 * B, cudaMemcpyHostToDevice, s));
   const int32_t one = 1;  // the first level is odd: its slot is 1

@@ -296,7 +296,28 @@ int upload_rows(const k2_view *A, DevMatrix *m, const uint64_t part[5]) {
   return 0;
 }
 
-int expand_levels(const DevMatrix *m, const uint64_t *top, uint64_t *temp, uint64_t *bottom);
+// expand_bottom's launches: from the top codes down to `bottom`, through `temp`.
+int expand_levels(const DevMatrix *m, const uint64_t *top, uint64_t *temp, uint64_t *bottom) {
+  const uint32_t last = m->levels - 1;
+  const uint64_t *from = top;
+  for (uint32_t t = m->top_level; t < last; t++) {
+    uint64_t *to = ((last - 1 - t) & 1) == 0 ? bottom : temp;  // the last expansion writes bottom
+    ExpandArgs ea{};
+    ea.t.sig = m->sig;
+    ea.t.dir = m->dir;
+    ea.t.dir_lo = m->dir_lo;
+    ea.t.dir_log = m->dir_log;
+    ea.t.codes = from;
+    ea.t.node_begin = m->level_start[t];
+    ea.t.n = level_width(m, t);
+    ea.out = to;
+    ea.levels = 1;
+    ea.out_begin = m->level_start[t + 1];
+    K2CU_TRY("expanding the bottom codes on the device", launch_expand(ea, g_stream));
+    from = to;
+  }
+  return 0;
+}
 
 // The bottom codes of m (BOTTOM) from its top codes, on the device: one expansion per level
 // below the top. A level is at least as wide as the one above it (every internal node has a
@@ -325,30 +346,6 @@ int expand_bottom(DevMatrix *m) {
   dev_free(own, temp_bytes);
   if (rc != 0) return rc;
   if (we != cudaSuccess) return cuda_fail(we, "expanding the bottom codes on the device");
-  return 0;
-}
-
-// expand_bottom's launches: from the top codes down to `bottom`, through `temp`.
-int expand_levels(const DevMatrix *m, const uint64_t *top, uint64_t *temp, uint64_t *bottom) {
-  const uint32_t last = m->levels - 1;
-  const uint64_t *from = top;
-  for (uint32_t t = m->top_level; t < last; t++) {
-    uint64_t *to = ((last - 1 - t) & 1) == 0 ? bottom : temp;  // the last expansion writes bottom
-    ExpandArgs ea{};
-    ea.t.sig = m->sig;
-    ea.t.dir = m->dir;
-    ea.t.dir_lo = m->dir_lo;
-    ea.t.dir_log = m->dir_log;
-    ea.t.codes = from;
-    ea.t.node_begin = m->level_start[t];
-    ea.t.n = level_width(m, t);
-    ea.t.offsets = nullptr;
-    ea.out = to;
-    ea.levels = 1;
-    ea.out_begin = m->level_start[t + 1];
-    K2CU_TRY("expanding the bottom codes on the device", launch_expand(ea, g_stream));
-    from = to;
-  }
   return 0;
 }
 
