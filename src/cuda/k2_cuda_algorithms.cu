@@ -338,10 +338,7 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   int64_t *k = (int64_t *)(cand + align_up(n * (parent != nullptr ? pts : 1)));
   unsigned long long *cnt = (unsigned long long *)(k + 1);
   unsigned long long *counters = (unsigned long long *)(ws + L.counters);
-  if (level != nullptr) K2CU_TRY("clearing the levels", cudaMemsetAsync(lp, 0, n, s));
-  if (parent != nullptr) K2CU_TRY("clearing the parents", cudaMemsetAsync(pp, 0, n, s));
-  K2CU_TRY("clearing the frontiers and the visited set", cudaMemsetAsync(F, 0, 3 * align_up(n), s));
-  K2CU_TRY("seeding the source", launch_bfs_one_seed(src, F, V, level, lp, lts, parent, pp, pts, k, s));
+  K2CU_TRY("seeding the source", launch_bfs_one_seed(src, n, F, align_up(n), level, lp, lts, parent, pp, pts, k, s));
   uint64_t total = 1, frontier = 1;
   if (A->n_internal == 0) {
     K2CU_TRY("running the BFS", cudaStreamSynchronize(s));

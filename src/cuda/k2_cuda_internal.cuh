@@ -176,6 +176,13 @@ struct PruneArgs {
 bool supported(k2_type type, k2_monoid mon, k2_mult mult);
 
 cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s);
+// Load the kernels that uploads, BFS and PageRank launch (this file's, k2_cuda_pruned.cu's,
+// k2_cuda_vector.cu's). CUDA loads a kernel at its first launch otherwise (lazy loading): about
+// 3 ms of the first upload and 2 ms of the first BFS on the H200, charged to them rather than to
+// the device's start.
+cudaError_t warm_tree_kernels();
+cudaError_t warm_pruned_kernels();
+cudaError_t warm_vector_kernels();
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s);
 cudaError_t launch_rows(k2_type type, k2_monoid mon, const RowsArgs &a, cudaStream_t s);
 // True if a batch product folds exactly as words of bits: BOOL with a monoid that is an OR on
@@ -233,13 +240,15 @@ cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void 
 cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
                             uint8_t *dp, uint32_t *sum, uint32_t sum_shift, cudaStream_t s);
 cudaError_t launch_bfs_update(const BfsLevelArgs &a, cudaStream_t s);
-// A single-source BFS on bytes: seed F and V with src (level 0, its own parent; *k = 1); after a
+// A single-source BFS on bytes: clear the frontiers and the visited set (F, N, V: stride bytes
+// each, back to back) and the results' presence (n bytes), then seed F and V with src (level 0,
+// its own parent; *k = 1), in one launch (three memsets and a seed cost four); after a
 // level's traversal into N (cand: the parents found, pts bytes), V |= N, level (lts bytes, or
 // NULL) = *k and parent (pts bytes, or NULL) = cand where N is set, *count += N's entries, then
 // *k += 1 where *count is not 0. Nothing where one of frontier_counts[0, nlevels) (a pruned
 // traversal's, or NULL) exceeds capacity: that level runs again.
-cudaError_t launch_bfs_one_seed(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
-                                void *parent, uint8_t *pp, uint32_t pts, int64_t *k, cudaStream_t s);
+cudaError_t launch_bfs_one_seed(uint64_t src, uint64_t n, uint8_t *F, uint64_t stride, void *level, uint8_t *lp,
+                                uint32_t lts, void *parent, uint8_t *pp, uint32_t pts, int64_t *k, cudaStream_t s);
 cudaError_t launch_bfs_one_visit(const uint8_t *N, uint8_t *V, uint64_t n, void *level, uint8_t *lp, uint32_t lts,
                                  void *parent, uint8_t *pp, uint32_t pts, const void *cand, int64_t *k,
                                  unsigned long long *count, const unsigned long long *frontier_counts,

@@ -185,6 +185,21 @@ cudaError_t launch_prune_expand(const PruneArgs &a, uint32_t level, uint64_t wid
   return cudaGetLastError();
 }
 
+cudaError_t warm_pruned_kernels() {
+  cudaFuncAttributes fa;
+  const void *kernels[] = {(const void *)stripes_from_list_kernel,
+                           (const void *)stripes_from_flags_kernel,
+                           (const void *)prune_top_kernel,
+                           (const void *)prune_expand_kernel,
+                           (const void *)scatter_input_kernel,
+                           (const void *)gather_output_kernel};
+  for (const void *k : kernels) {
+    const cudaError_t e = cudaFuncGetAttributes(&fa, k);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 cudaError_t launch_scatter_input(const uint64_t *list, const void *vals, uint64_t k, uint32_t ts,
                                  void *x, uint8_t *xp, cudaStream_t s) {
   if (k == 0) return cudaSuccess;

@@ -156,21 +156,32 @@ __global__ void bfs_level_kernel(BfsLevelArgs a) {
   if ((threadIdx.x & 31u) == 0 && c != 0) atomicAdd(a.count, (unsigned long long)c);
 }
 
-// A single-source BFS: the source is visited, its own parent, at level 0, and the first frontier.
-__global__ void bfs_one_seed_kernel(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
-                                    void *parent, uint8_t *pp, uint32_t pts, int64_t *k) {
-  F[src] = 1;
-  V[src] = 1;
+// A single-source BFS's start: F, N, V (stride bytes each, a multiple of 4) and the results'
+// presence cleared, and the source visited, its own parent, at level 0, and the first frontier.
+__global__ void bfs_one_seed_kernel(uint64_t src, uint64_t n, uint8_t *F, uint64_t stride, void *level,
+                                    uint8_t *lp, uint32_t lts, void *parent, uint8_t *pp, uint32_t pts,
+                                    int64_t *k) {
+  const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, step = (uint64_t)gridDim.x * blockDim.x;
+  const uint64_t in_v = 2 * stride + src;  // V[src]
+  for (uint64_t w = first; w < 3 * stride / 4; w += step) {
+    uint32_t word = 0;  // little-endian: byte b of word w is F[4w + b]
+    if (src / 4 == w) word |= 1u << (8 * (src % 4));
+    if (in_v / 4 == w) word |= 1u << (8 * (in_v % 4));
+    ((uint32_t *)F)[w] = word;
+  }
+  for (uint64_t i = first; i < n; i += step) {
+    if (lp != nullptr) lp[i] = i == src;
+    if (pp != nullptr) pp[i] = i == src;
+  }
+  if (first != 0) return;
   *k = 1;
   if (level != nullptr) {
     if (lts == 8) ((int64_t *)level)[src] = 0;
     else ((int32_t *)level)[src] = 0;
-    lp[src] = 1;
   }
   if (parent != nullptr) {
     if (pts == 8) ((int64_t *)parent)[src] = (int64_t)src;
     else ((int32_t *)parent)[src] = (int32_t)src;
-    pp[src] = 1;
   }
 }
 
@@ -418,6 +429,26 @@ cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void 
   return cudaGetLastError();
 }
 
+cudaError_t warm_vector_kernels() {
+  cudaFuncAttributes fa;
+  const void *kernels[] = {(const void *)mask_skip_kernel,
+                           (const void *)mask_bits_kernel,
+                           (const void *)count_kernel,
+                           (const void *)pack_bits_kernel,
+                           (const void *)unpack_bits_kernel,
+                           (const void *)bfs_seed_kernel,
+                           (const void *)bfs_level_kernel,
+                           (const void *)bfs_one_seed_kernel,
+                           (const void *)bfs_one_visit_kernel,
+                           (const void *)pr_prepare_kernel,
+                           (const void *)pr_update_kernel};
+  for (const void *k : kernels) {
+    const cudaError_t e = cudaFuncGetAttributes(&fa, k);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long long *count,
                                  cudaStream_t s) {
   if (n == 0) return cudaSuccess;
@@ -451,9 +482,10 @@ cudaError_t launch_pr_update(float *r, const float *t, const float *y, uint64_t 
   return cudaGetLastError();
 }
 
-cudaError_t launch_bfs_one_seed(uint64_t src, uint8_t *F, uint8_t *V, void *level, uint8_t *lp, uint32_t lts,
-                                void *parent, uint8_t *pp, uint32_t pts, int64_t *k, cudaStream_t s) {
-  bfs_one_seed_kernel<<<1, 1, 0, s>>>(src, F, V, level, lp, lts, parent, pp, pts, k);
+cudaError_t launch_bfs_one_seed(uint64_t src, uint64_t n, uint8_t *F, uint64_t stride, void *level, uint8_t *lp,
+                                uint32_t lts, void *parent, uint8_t *pp, uint32_t pts, int64_t *k, cudaStream_t s) {
+  bfs_one_seed_kernel<<<grid_for(std::max(n, 3 * stride / 4), kMaxGrid), kBlock, 0, s>>>(
+      src, n, F, stride, level, level != nullptr ? lp : nullptr, lts, parent, parent != nullptr ? pp : nullptr, pts, k);
   return cudaGetLastError();
 }
 
