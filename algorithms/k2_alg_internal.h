@@ -141,6 +141,19 @@ K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *
 K2A_INTERNAL GrB_Info k2_sssp_device(GrB_Vector *out, K2_Matrix A, GrB_Index src, char *msg);
 K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
                                     GrB_Index src, K2_BfsMode mode, char *msg);
+// A BFS (levels into *level, parents into *parent, either NULL) that reaches at most
+// K2A_BFS_SMALL_MAX vertices, by row queries (K2_Matrix_rowNeighborsFirst) level by level:
+// *done false, nothing written, at the first row that would take it past them (at most that many
+// queries lost, each stopped one neighbour past the limit). Such a search costs the device a
+// fixed 80-120 us on the H200 (result vectors, a launch and a wait per level, the copies back),
+// where SuiteSparse's 16 threads took 87-165 us for the benchmark's searches that reach 1 to 7
+// vertices, and the row queries 25-153 us on the same host, 17-30 us on a two-core machine (the
+// results' GrB_Vectors included). With a limit of 32
+// (and whole rows queried) the searches that reach more lost up to 0.12 ms before the device
+// started them (a hub's row of uk-2007-05@100000 walked whole, cnr-2000's first 32 vertices).
+#define K2A_BFS_SMALL_MAX 8
+K2A_INTERNAL GrB_Info k2_bfs_small(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index n,
+                                   GrB_Index src, GrB_Type int_type, char *msg);
 // Multi-source BFS with its frontiers and distances on the GPU (k2_msbfs_device.c), for an edge
 // weight true as a BOOL; as k2_bfs_device.
 K2A_INTERNAL GrB_Info k2_msbfs_device(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources,

@@ -210,7 +210,8 @@ int k2grb_bfs(int argc, char **argv) {
     R.times[k] = k2_cli_now() - t0;
   }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
-  const char *engine = k2_cli_engine();
+  // a search that reaches few vertices runs no product: row queries on the host
+  const char *engine = K2_last_path() == K2_PATH_NONE ? "none (row queries)" : k2_cli_engine();
   run_report_source(&R, level, "max_level", R.o.trials, engine);
   if (R.o.check) {
     GrB_Vector l2 = NULL;

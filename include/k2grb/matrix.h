@@ -138,6 +138,12 @@ GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_
 // out == NULL only the count is returned.
 GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i);
 GrB_Info K2_Matrix_colNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index j);
+// The first neighbours of a vertex only: at most *count of them (ascending) into out, *count the
+// number written, *more whether there are others. The walk stops there: its cost is that of
+// the neighbours written, where the two calls above walk the whole row or column (a hub's
+// thousands) whatever the capacity.
+GrB_Info K2_Matrix_rowNeighborsFirst(GrB_Index *out, GrB_Index *count, bool *more, K2_Matrix A, GrB_Index i);
+GrB_Info K2_Matrix_colNeighborsFirst(GrB_Index *out, GrB_Index *count, bool *more, K2_Matrix A, GrB_Index j);
 
 // *equal = same dimensions and same pattern (the edge weight is compared too).
 GrB_Info K2_Matrix_isEqual(bool *equal, K2_Matrix A, K2_Matrix B);

@@ -192,15 +192,21 @@ GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_
 }
 
 // The columns of row idx (by_col false) or the rows of column idx (by_col true).
-static GrB_Info k2_line(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index idx, bool by_col,
-                        const char *where) {
-  K2_CHECK_PTR(count, where, "count");
+// A line query's checks: A ready, idx one of its rows (columns when by_col).
+static GrB_Info k2_line_check(K2_Matrix A, GrB_Index idx, bool by_col, const char *where) {
   K2_READY(A, where);
   uint64_t limit = by_col ? A->tree.ncols : A->tree.nrows;
   if (idx >= limit)
     K2_MATRIX_FAIL(A, GrB_INVALID_INDEX, "%s: %s %llu is out of range: the matrix has %llu", where,
                    by_col ? "column" : "row", (unsigned long long)idx, (unsigned long long)limit);
-  return k2_query_line(&A->tree, by_col, idx, out, count);
+  return GrB_SUCCESS;
+}
+
+static GrB_Info k2_line(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index idx, bool by_col,
+                        const char *where) {
+  K2_CHECK_PTR(count, where, "count");
+  GrB_Info info = k2_line_check(A, idx, by_col, where);
+  return info != GrB_SUCCESS ? info : k2_query_line(&A->tree, by_col, idx, out, count);
 }
 
 GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i) {
@@ -209,6 +215,23 @@ GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, G
 
 GrB_Info K2_Matrix_colNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index j) {
   return k2_line(out, count, A, j, true, "K2_Matrix_colNeighbors");
+}
+
+static GrB_Info k2_line_first(GrB_Index *out, GrB_Index *count, bool *more, K2_Matrix A, GrB_Index idx, bool by_col,
+                              const char *where) {
+  K2_CHECK_PTR(out, where, "out");
+  K2_CHECK_PTR(count, where, "count");
+  K2_CHECK_PTR(more, where, "more");
+  GrB_Info info = k2_line_check(A, idx, by_col, where);
+  return info != GrB_SUCCESS ? info : k2_query_line_first(&A->tree, by_col, idx, out, count, more);
+}
+
+GrB_Info K2_Matrix_rowNeighborsFirst(GrB_Index *out, GrB_Index *count, bool *more, K2_Matrix A, GrB_Index i) {
+  return k2_line_first(out, count, more, A, i, false, "K2_Matrix_rowNeighborsFirst");
+}
+
+GrB_Info K2_Matrix_colNeighborsFirst(GrB_Index *out, GrB_Index *count, bool *more, K2_Matrix A, GrB_Index j) {
+  return k2_line_first(out, count, more, A, j, true, "K2_Matrix_colNeighborsFirst");
 }
 
 GrB_Info K2_Matrix_isEqual(bool *equal, K2_Matrix A, K2_Matrix B) {

@@ -159,12 +159,14 @@ typedef struct {
   uint64_t idx;
   GrB_Index *out;
   uint64_t cap, found;
+  uint64_t stop;  // the walk ends once it has found this many (UINT64_MAX: the whole line)
 } k2_line_walk;
 
 // Depth-first over the children of node p (level lvl, block offset `other` on the free axis):
 // quadrants in ascending order of the free coordinate, so the output is sorted.
 static void k2_line_visit(k2_line_walk *w, uint64_t p, uint32_t lvl, uint64_t other) {
   const k2_view *v = w->v;
+  if (w->found >= w->stop) return;
   if (lvl == v->levels) {
     uint64_t d = UINT64_C(1) << v->leaf_log, fixed = w->idx & (d - 1);
     uint64_t bits = k2_view_leaf(v, p - v->n_internal);
@@ -182,7 +184,7 @@ static void k2_line_visit(k2_line_walk *w, uint64_t p, uint32_t lvl, uint64_t ot
   unsigned s = k2_view_sig(v, p);
   if (s == 0) {  // a full node: every index of its block on the free axis, in order
     const uint64_t side = UINT64_C(1) << (sh + 1), lo = other << (sh + 1);
-    for (uint64_t f = 0; f < side; f++) {
+    for (uint64_t f = 0; f < side && w->found < w->stop; f++) {
       if (w->out && w->found < w->cap) w->out[w->found] = lo + f;
       w->found++;
     }
@@ -197,10 +199,21 @@ static void k2_line_visit(k2_line_walk *w, uint64_t p, uint32_t lvl, uint64_t ot
   }
 }
 
+GrB_Info k2_query_line_first(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count,
+                             bool *more) {
+  k2_view v;
+  k2_tree_view(&v, t, 1.0);
+  k2_line_walk w = {&v, by_col, idx, out, *count, 0, *count == UINT64_MAX ? UINT64_MAX : *count + 1};
+  if (t->nvals > 0) k2_line_visit(&w, 0, 0, 0);
+  *more = w.found > w.cap;
+  *count = *more ? w.cap : w.found;
+  return GrB_SUCCESS;
+}
+
 GrB_Info k2_query_line(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count) {
   k2_view v;
   k2_tree_view(&v, t, 1.0);
-  k2_line_walk w = {&v, by_col, idx, out, out ? *count : 0, 0};
+  k2_line_walk w = {&v, by_col, idx, out, out ? *count : 0, 0, UINT64_MAX};
   if (t->nvals > 0) k2_line_visit(&w, 0, 0, 0);
   if (out && w.found > w.cap) {
     *count = w.found;

@@ -12,5 +12,9 @@ bool k2_query_entry(const k2_tree *t, uint64_t i, uint64_t j);
 // Columns of row idx (by_col false) or rows of column idx (by_col true), ascending.
 // *count: capacity in, number found out; out may be NULL (count only).
 GrB_Info k2_query_line(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count);
+// The first (at most *count) of them, ascending; *count: capacity in, number written out; *more:
+// whether the line holds more. The walk stops one past the capacity.
+GrB_Info k2_query_line_first(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count,
+                             bool *more);
 
 #endif

@@ -1,6 +1,7 @@
 // test_bfs.c: single-source BFS (levels, parents; push, pull, direction-optimizing) on both
 // storages: karate from 30 against LAGraph's expected levels and parent sets, LAGraph's BFS
-// file list and every source of karate against a serial BFS, the LDBC BFS outputs, errors.
+// file list and every source of karate against a serial BFS, the LDBC BFS outputs, searches
+// around the size answered by row queries, errors.
 // SPDX-License-Identifier: Apache-2.0
 #include "alg_ldbc.h"
 
@@ -163,6 +164,33 @@ static void test_push_pull_switch(void **state) {
   alg_graph_free(&g);
 }
 
+// Components around the size up to which a search runs by row queries (8 vertices): 1, 2, 7, 8,
+// 9 and 33 vertices, a hub with 40 out-neighbours (a row wider than the limit), a chain of 40
+// (given up at its 9th vertex), a self-loop; every vertex of each a source, against the serial
+// BFS, with levels and parents together and apart, in every mode.
+static void test_small_reach(void **state) {
+  (void)state;
+  const GrB_Index sizes[] = {1, 2, 7, 8, 9, 33};
+  uint32_t I[400], J[400];
+  GrB_Index ne = 0, n = 0;
+  for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {  // rings with one chord
+    for (GrB_Index i = 0; i < sizes[c]; i++) I[ne] = (uint32_t)(n + i), J[ne++] = (uint32_t)(n + (i + 1) % sizes[c]);
+    if (sizes[c] > 3) I[ne] = (uint32_t)n, J[ne++] = (uint32_t)(n + sizes[c] / 2);
+    n += sizes[c];
+  }
+  // a hub and its 40 leaves
+  for (GrB_Index i = 1; i <= 40; i++) I[ne] = (uint32_t)n, J[ne++] = (uint32_t)(n + i);
+  n += 41;
+  // a chain of 40 with a self-loop at its head
+  I[ne] = (uint32_t)n, J[ne++] = (uint32_t)n;
+  for (GrB_Index i = 0; i + 1 < 40; i++) I[ne] = (uint32_t)(n + i), J[ne++] = (uint32_t)(n + i + 1);
+  n += 40;
+  alg_graph g;
+  alg_graph_from_pairs(&g, n, I, J, ne);
+  for (GrB_Index src = 0; src < n; src++) check_all(&g, src);
+  alg_graph_free(&g);
+}
+
 static void test_errors(void **state) {
   (void)state;
   alg_graph g;
@@ -192,6 +220,6 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_karate_expected), cmocka_unit_test(test_lagraph_files),
       cmocka_unit_test(test_ldbc_expected), cmocka_unit_test(test_push_pull_switch),
-      cmocka_unit_test(test_errors)};
+      cmocka_unit_test(test_small_reach), cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }

@@ -298,6 +298,27 @@ static void check_queries(K2_Matrix A, const dense *D) {
       if (D->d[r * D->nc + c]) assert_int_equal(buf[k++], r);
     assert_int_equal(cnt, k);
   }
+  // the first neighbours only: a prefix of the line, and whether more follow
+  for (int by_col = 0; by_col < 2; by_col++) {
+    const uint64_t lines = by_col ? D->nc : D->nr, len = by_col ? D->nr : D->nc;
+    for (uint64_t x = 0; x < lines; x++) {
+      uint64_t deg = 0;
+      for (uint64_t y = 0; y < len; y++) deg += D->d[by_col ? y * D->nc + x : x * D->nc + y];
+      const uint64_t caps[5] = {0, 1, deg / 2, deg, deg + 1};
+      for (int q = 0; q < 5; q++) {
+        GrB_Index cnt = caps[q];
+        bool more = false;
+        if (by_col) K2_ASSERT_OK(K2_Matrix_colNeighborsFirst(buf, &cnt, &more, A, x));
+        else K2_ASSERT_OK(K2_Matrix_rowNeighborsFirst(buf, &cnt, &more, A, x));
+        assert_int_equal(cnt, caps[q] < deg ? caps[q] : deg);
+        assert_int_equal(more, deg > caps[q]);
+        uint64_t k = 0;
+        for (uint64_t y = 0; y < len && k < cnt; y++)
+          if (D->d[by_col ? y * D->nc + x : x * D->nc + y]) assert_int_equal(buf[k++], y);
+        assert_int_equal(k, cnt);
+      }
+    }
+  }
   free(buf);
   // CSR export
   GrB_Index apl = 0, ajl = 0;

@@ -127,6 +127,9 @@ static void test_bad_values(void **state) {
   EXPECT(K2_Matrix_rowNeighbors(out, &count, A, 4), GrB_INVALID_INDEX, "row 4 is out of range", NULL);
   count = 0;
   EXPECT(K2_Matrix_colNeighbors(out, &count, A, 1), GrB_INSUFFICIENT_SPACE, "room for 0", NULL);
+  bool more = false;
+  EXPECT(K2_Matrix_rowNeighborsFirst(out, &count, &more, A, 4), GrB_INVALID_INDEX, "row 4 is out of range", NULL);
+  EXPECT(K2_Matrix_colNeighborsFirst(out, &count, NULL, A, 0), GrB_NULL_POINTER, "more", NULL);
   EXPECT(K2_Matrix_extractTuples(I, J, &n, A), GrB_INSUFFICIENT_SPACE, "room for 1", NULL);
   bool present;
   EXPECT(K2_Matrix_isEntry(&present, A, 7, 0), GrB_INVALID_INDEX, "(7, 0)", NULL);
