@@ -45,6 +45,14 @@ static char *slurp(const char *name) {
   return s;
 }
 
+// path's contents replaced by text.
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
 static int count_lines(const char *s) {
   int n = 0;
   for (; *s; s++) n += *s == '\n';
@@ -340,10 +348,7 @@ static void test_bfs_out(void **state) {
   // karate's 34 from the same source with a direction asked for: products
   char el[600];
   snprintf(el, sizeof el, "%s/small_reach.el", tmpdir);
-  FILE *f = fopen(el, "w");
-  assert_non_null(f);
-  fputs("0 1\n1 2\n2 0\n3 4\n", f);
-  fclose(f);
+  write_text(el, "0 1\n1 2\n2 0\n3 4\n");
   snprintf(a, sizeof a, "bfs '%s' --source 0 --check --json", el);
   assert_int_equal(run(a), 0);
   out = slurp("out.txt");
@@ -459,10 +464,7 @@ static void test_error_lines(void **state) {
   // a file that is not a .k2 of k2grb: the reason, and no function name (K2_Matrix_load)
   char bad[512];
   snprintf(bad, sizeof bad, "%s/foreign.k2", tmpdir);
-  FILE *bf = fopen(bad, "wb");
-  assert_non_null(bf);
-  fputs("K2TREE, not k2grb's: some other library's header and body", bf);
-  fclose(bf);
+  write_text(bad, "K2TREE, not k2grb's: some other library's header and body");
   snprintf(a, sizeof a, "info '%s'", bad);
   char *bad_err = expect_error_line(a, 1);
   assert_non_null(strstr(bad_err, "not a .k2 image"));
@@ -630,10 +632,7 @@ static void test_out_fails_midway(void **state) {
   for (int k = 0; k < 4; k++) {
     char path[600], a[4096];
     snprintf(path, sizeof path, "%s/%s", tmpdir, outs[k]);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("the old file\n", f);
-    fclose(f);
+    write_text(path, "the old file\n");
     if (k == 0) snprintf(a, sizeof a, "cc '%s' --out '%s'", big, path);
     else snprintf(a, sizeof a, "convert '%s' '%s'", big, path);
     char cmd[8192];
@@ -724,10 +723,7 @@ static void test_out_interrupted(void **state) {
   assert_int_equal(run(a), 0);
   size_t nref, nold;
   char *fresh = slurp_path(ref, &nref);
-  FILE *f = fopen(small, "w");
-  assert_non_null(f);
-  fputs("0 1\n1 2\n", f);
-  fclose(f);
+  write_text(small, "0 1\n1 2\n");
   const struct {
     int sig;
     bool named;
@@ -1065,14 +1061,8 @@ static void test_remap_one_based(void **state) {
   char el[600], el1[600], a[4096];
   snprintf(el, sizeof el, "%s/sparse.el", tmpdir);
   snprintf(el1, sizeof el1, "%s/one.el", tmpdir);
-  FILE *f = fopen(el, "w");
-  assert_non_null(f);
-  fputs("10 20\n20 30\n30 10\n100 10\n", f);
-  fclose(f);
-  f = fopen(el1, "w");
-  assert_non_null(f);
-  fputs("1 2\n2 3\n", f);
-  fclose(f);
+  write_text(el, "10 20\n20 30\n30 10\n100 10\n");
+  write_text(el1, "1 2\n2 3\n");
   snprintf(a, sizeof a, "bfs '%s' --remap --source 10 --json --out '%s/r.txt'", el, tmpdir);
   assert_int_equal(run(a), 0);
   char *out = slurp("out.txt");
@@ -1259,11 +1249,7 @@ static void test_ldbc(void **state) {
 
   // every vertex of the vertex file, isolated ones too; another vertex file with --vertices
   snprintf(path, sizeof path, "%s/more.v", tmpdir);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  for (int v = 1; v <= 10; v++) fprintf(f, "%d\n", v);
-  fputs("4000000000\n", f);
-  fclose(f);
+  write_text(path, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n4000000000\n");
   snprintf(a, sizeof a, "bfs '%s' --ldbc --vertices '%s' --json --out '%s/b.txt'", first, path, tmpdir);
   assert_int_equal(run(a), 0);
   char *out = slurp("out.txt");
@@ -1281,16 +1267,10 @@ static void test_ldbc(void **state) {
   assert_non_null(strstr(out, "\n10 1\n4000000000 4000000000\n"));
   free(out);
   // an edge whose end is not a vertex: an error naming it
-  f = fopen(path, "w");
-  assert_non_null(f);
-  fputs("1\n2\n3\n", f);
-  fclose(f);
+  write_text(path, "1\n2\n3\n");
   snprintf(a, sizeof a, "cc '%s' --ldbc --vertices '%s' --out '%s/b.txt'", first, path, tmpdir);
   expect_error_saying(a, 1, "is not in the vertex file", NULL);
-  f = fopen(path, "w");
-  assert_non_null(f);
-  fputs("1\nx2\n", f);
-  fclose(f);
+  write_text(path, "1\nx2\n");
   expect_error_saying(a, 1, "line 2 is not a vertex id", NULL);
   snprintf(a, sizeof a, "cc '%s' --ldbc --vertices '%s/none.v' --out '%s/b.txt'", first, tmpdir, tmpdir);
   expect_error_saying(a, 1, "cannot read the vertex file", NULL);
@@ -1308,10 +1288,7 @@ static void test_ldbc(void **state) {
   snprintf(a, sizeof a, "cc '%s' --vertices x.v --out -", first);
   expect_error_saying(a, 2, "--vertices goes with --ldbc", NULL);
   snprintf(path, sizeof path, "%s/g.el", tmpdir);
-  f = fopen(path, "w");
-  assert_non_null(f);
-  fputs("1 2\n", f);
-  fclose(f);
+  write_text(path, "1 2\n");
   snprintf(a, sizeof a, "cc '%s' --ldbc --out -", path);
   expect_error_saying(a, 2, "--vertices", NULL);
   snprintf(want, sizeof want, "%s/example-directed.v", dir);
