@@ -4,10 +4,10 @@
 //
 // The iteration of k2_pagerank.inc on the device: w = t ./ d, r = teleport + w' A, the change
 // sum |t - r|. The scaled out-degrees d and the sinks are computed once on the host (from a
-// graph's cached degrees, else one product, in one pass over its entries) and copied up once; the iterations are one call,
-// K2_Device_pagerank (one recorded graph and one wait per iteration), or, where it declines,
-// the same steps one device-vector call each (the host learns the sinks' rank and the change per
-// iteration). The ranks come back once at the end.
+// graph's cached degrees, else one product, in one pass over its entries) and copied up once;
+// the iterations are one call, K2_Device_pagerank (one recorded graph and one wait per
+// iteration), or, where it declines, the same steps one device-vector call each (the host learns
+// the sinks' rank and the change per iteration). The ranks come back once at the end.
 #include <string.h>
 
 #include "k2_alg_internal.h"

@@ -199,27 +199,33 @@ static void k2_line_visit(k2_line_walk *w, uint64_t p, uint32_t lvl, uint64_t ot
   }
 }
 
-GrB_Info k2_query_line_first(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count,
-                             bool *more) {
+// The walk over line idx: the first cap indices into out (may be NULL), ending once it has
+// found `stop`; returns how many it found.
+static uint64_t k2_line_run(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, uint64_t cap,
+                            uint64_t stop) {
   k2_view v;
   k2_tree_view(&v, t, 1.0);
-  k2_line_walk w = {&v, by_col, idx, out, *count, 0, *count == UINT64_MAX ? UINT64_MAX : *count + 1};
+  k2_line_walk w = {&v, by_col, idx, out, cap, 0, stop};
   if (t->nvals > 0) k2_line_visit(&w, 0, 0, 0);
-  *more = w.found > w.cap;
-  *count = *more ? w.cap : w.found;
+  return w.found;
+}
+
+GrB_Info k2_query_line_first(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count,
+                             bool *more) {
+  const uint64_t cap = *count;
+  const uint64_t found = k2_line_run(t, by_col, idx, out, cap, cap == UINT64_MAX ? UINT64_MAX : cap + 1);
+  *more = found > cap;
+  *count = *more ? cap : found;
   return GrB_SUCCESS;
 }
 
 GrB_Info k2_query_line(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count) {
-  k2_view v;
-  k2_tree_view(&v, t, 1.0);
-  k2_line_walk w = {&v, by_col, idx, out, out ? *count : 0, 0, UINT64_MAX};
-  if (t->nvals > 0) k2_line_visit(&w, 0, 0, 0);
-  if (out && w.found > w.cap) {
-    *count = w.found;
+  const uint64_t cap = out ? *count : 0, found = k2_line_run(t, by_col, idx, out, cap, UINT64_MAX);
+  if (out && found > cap) {
+    *count = found;
     K2_FAIL(GrB_INSUFFICIENT_SPACE, "out has room for %llu neighbours (count), there are %llu",
-            (unsigned long long)w.cap, (unsigned long long)w.found);
+            (unsigned long long)cap, (unsigned long long)found);
   }
-  *count = w.found;
+  *count = found;
   return GrB_SUCCESS;
 }
