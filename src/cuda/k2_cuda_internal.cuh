@@ -183,6 +183,8 @@ cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s);
 cudaError_t warm_tree_kernels();
 cudaError_t warm_pruned_kernels();
 cudaError_t warm_vector_kernels();
+// Load the n kernels of k[] (their attributes asked for, which loads each).
+cudaError_t load_kernels(const void *const *k, size_t n);
 cudaError_t launch_leaf(k2_type type, k2_monoid mon, const LeafArgs &a, cudaStream_t s);
 cudaError_t launch_rows(k2_type type, k2_monoid mon, const RowsArgs &a, cudaStream_t s);
 // True if a batch product folds exactly as words of bits: BOOL with a monoid that is an OR on

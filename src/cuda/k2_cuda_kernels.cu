@@ -589,21 +589,28 @@ cudaError_t launch_expand(const ExpandArgs &a, cudaStream_t s) {
   return cudaGetLastError();
 }
 
-cudaError_t warm_tree_kernels() {
+cudaError_t load_kernels(const void *const *k, size_t n) {
   cudaFuncAttributes fa;
-  const void *plain[] = {(const void *)expand_kernel, (const void *)expand2_kernel, (const void *)leaf_bits_kernel,
-                         (const void *)leaf_plus_kernel<float>};
-  for (const void *k : plain) {
-    const cudaError_t e = cudaFuncGetAttributes(&fa, k);
+  for (size_t i = 0; i < n; i++) {
+    const cudaError_t e = cudaFuncGetAttributes(&fa, k[i]);
     if (e != cudaSuccess) return e;
   }
+  return cudaSuccess;
+}
+
+cudaError_t warm_tree_kernels() {
+  const void *const plain[] = {(const void *)expand_kernel, (const void *)expand2_kernel,
+                               (const void *)leaf_bits_kernel, (const void *)leaf_plus_kernel<float>};
+  cudaError_t e = load_kernels(plain, sizeof plain / sizeof plain[0]);
+  if (e != cudaSuccess) return e;
+  cudaFuncAttributes fa;
   // the leaf kernels of BFS (levels: LOR on BOOL; parents: ANY on INT32 and INT64)
   const struct {
     k2_type type;
     k2_monoid mon;
   } used[] = {{K2_T_BOOL, K2_MON_LOR}, {K2_T_INT32, K2_MON_ANY}, {K2_T_INT64, K2_MON_ANY}};
   for (const auto &u : used) {
-    const cudaError_t e = by_semiring(u.type, u.mon, [&](auto t, auto m) {
+    e = by_semiring(u.type, u.mon, [&](auto t, auto m) {
       return cudaFuncGetAttributes(&fa, (const void *)leaf_kernel<decltype(t), decltype(m)::value>);
     });
     if (e != cudaSuccess) return e;

@@ -186,18 +186,13 @@ cudaError_t launch_prune_expand(const PruneArgs &a, uint32_t level, uint64_t wid
 }
 
 cudaError_t warm_pruned_kernels() {
-  cudaFuncAttributes fa;
-  const void *kernels[] = {(const void *)stripes_from_list_kernel,
+  const void *const kernels[] = {(const void *)stripes_from_list_kernel,
                            (const void *)stripes_from_flags_kernel,
                            (const void *)prune_top_kernel,
                            (const void *)prune_expand_kernel,
                            (const void *)scatter_input_kernel,
                            (const void *)gather_output_kernel};
-  for (const void *k : kernels) {
-    const cudaError_t e = cudaFuncGetAttributes(&fa, k);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+  return load_kernels(kernels, sizeof kernels / sizeof kernels[0]);
 }
 
 cudaError_t launch_scatter_input(const uint64_t *list, const void *vals, uint64_t k, uint32_t ts,

@@ -430,8 +430,7 @@ cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void 
 }
 
 cudaError_t warm_vector_kernels() {
-  cudaFuncAttributes fa;
-  const void *kernels[] = {(const void *)mask_skip_kernel,
+  const void *const kernels[] = {(const void *)mask_skip_kernel,
                            (const void *)mask_bits_kernel,
                            (const void *)count_kernel,
                            (const void *)pack_bits_kernel,
@@ -442,11 +441,7 @@ cudaError_t warm_vector_kernels() {
                            (const void *)bfs_one_visit_kernel,
                            (const void *)pr_prepare_kernel,
                            (const void *)pr_update_kernel};
-  for (const void *k : kernels) {
-    const cudaError_t e = cudaFuncGetAttributes(&fa, k);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+  return load_kernels(kernels, sizeof kernels / sizeof kernels[0]);
 }
 
 cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long long *count,
