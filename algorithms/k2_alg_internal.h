@@ -131,6 +131,18 @@ static inline bool k2a_device_result_stands(GrB_Info info, char *msg) {
   return false;
 }
 
+// *B: a copy of A with its bottom codes in memory (K2_Matrix_setBottomCodes) for a run of many
+// full products on the CPU, or NULL where A's products run elsewhere (the CUDA engine, a device
+// that serves A), A has the codes already, the OpenMP engine would not start from them (leaves
+// other than plain 2x2, full blocks) or A has fewer than K2A_BOTTOM_COPY_MIN_NODES internal
+// nodes. The copy holds the tree again, 8 bytes per node of the last internal level for the
+// codes and as much for the engine's decoded level, all made again by every run: on the H200's
+// host, PageRank of wiki-Vote (2.6 x 10^5 internal nodes) took 6.0-6.2 ms with it against
+// 3.2-3.6 ms without on 16 threads; on 2 threads PageRank of five graphs with 1.0 to 2.9 x 10^6
+// internal nodes took 0.43-0.88x its time without (docs/benchmarks.md).
+#define K2A_BOTTOM_COPY_MIN_NODES (UINT64_C(1) << 19)
+K2A_INTERNAL GrB_Info k2a_bottom_copy(K2_Matrix *B, K2_Matrix A);
+
 // PageRank (LAGraph model, or GAP's) with its vectors on the GPU (k2_pagerank_device.c); as
 // k2_bfs_device.
 K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Matrix A,

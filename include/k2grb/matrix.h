@@ -114,6 +114,15 @@ GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type);
 
 GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A);
 
+// Keep A's bottom codes in memory from now on (keep = true: built here in one pass over the
+// internal levels, as K2_Format.cache_bottom_codes builds them) or drop them (false). A's
+// format follows (K2_Matrix_save and K2_Matrix_serialize record the choice), and its engines'
+// state is rebuilt at the next product (the OpenMP plans and decoded level, the device copy).
+// For a loop of many full products on the CPU: PageRank runs on a copy with them
+// (docs/algorithms.md). This changes A: not while another thread uses it. On error
+// (GrB_OUT_OF_MEMORY) A is unchanged.
+GrB_Info K2_Matrix_setBottomCodes(K2_Matrix A, bool keep);
+
 //==============================================================================================
 // queries
 //==============================================================================================

@@ -61,6 +61,11 @@ GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A) {
   return k2_matrix_dup(C, A);
 }
 
+GrB_Info K2_Matrix_setBottomCodes(K2_Matrix A, bool keep) {
+  K2_CHECK_MATRIX(A, "K2_Matrix_setBottomCodes");
+  return k2_matrix_set_bottom_codes(A, keep);
+}
+
 //==============================================================================================
 // build and edits
 //==============================================================================================

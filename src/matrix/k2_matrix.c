@@ -174,6 +174,33 @@ GrB_Info k2_matrix_dup(K2_Matrix *C, K2_Matrix A) {
   return GrB_SUCCESS;
 }
 
+GrB_Info k2_matrix_set_bottom_codes(K2_Matrix A, bool keep) {
+  GrB_Info info = k2_matrix_wait(A);  // the codes of the tree with its pending edits
+  if (info != GrB_SUCCESS) return info;
+  k2_tree *t = &A->tree;
+  uint64_t *codes = NULL;
+  if (keep && t->bottom_codes == NULL && t->n_internal > 0) {
+    static const uint64_t root = 0;
+    info = k2_codes_expand(t->sig, t->level_start, t->top_level, t->top_codes != NULL ? t->top_codes : &root,
+                           t->levels - 1, &codes);
+    if (info != GrB_SUCCESS)
+      K2_MATRIX_FAIL(A, info, "K2_Matrix_setBottomCodes: no memory for the codes of %llu nodes",
+                     (unsigned long long)(t->level_start[t->levels] - t->level_start[t->levels - 1]));
+  }
+  const bool changed = keep ? codes != NULL : t->bottom_codes != NULL;
+  pthread_mutex_lock(&A->lock);
+  if (!keep) free(t->bottom_codes), t->bottom_codes = NULL;
+  if (codes != NULL) t->bottom_codes = codes;
+  A->fmt.cache_bottom_codes = keep;
+  pthread_mutex_unlock(&A->lock);
+  if (changed) {  // the state the engines derived from the tree without (or with) them
+    k2_slot_drop(A, K2_SLOT_OPENMP);
+    k2_slot_drop(A, K2_SLOT_CUDA);
+    k2_slot_drop(A, K2_SLOT_PLAIN);
+  }
+  return GrB_SUCCESS;
+}
+
 //==============================================================================================
 // pending edits
 //==============================================================================================

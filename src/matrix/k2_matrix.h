@@ -204,6 +204,8 @@ GrB_Info k2_matrix_build_32(K2_Matrix A, const uint32_t *I, const uint32_t *J, u
 GrB_Info k2_matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, uint64_t nvals);
 // *C = a deep copy of A (pending edits assembled first); *C is written only on success.
 GrB_Info k2_matrix_dup(K2_Matrix *C, K2_Matrix A);
+// K2_Matrix_setBottomCodes after its checks.
+GrB_Info k2_matrix_set_bottom_codes(K2_Matrix A, bool keep);
 // Queue an insertion or removal of (i, j) (in range, unchecked); `where` names the call in
 // messages.
 GrB_Info k2_matrix_queue(K2_Matrix A, uint64_t i, uint64_t j, bool insert, const char *where);

@@ -3,6 +3,7 @@
 // the GAP variant, and the LDBC Graphalytics variant against its expected outputs.
 // SPDX-License-Identifier: Apache-2.0
 #include "alg_ldbc.h"
+#include "k2_image.h"
 
 static void check_lagraph(const char *graph, const char *expected, bool gap_too) {
   alg_graph g;
@@ -144,6 +145,71 @@ static void test_ldbc(void **state) {
   if (done == 0) skip();
 }
 
+// PageRank (LAGraph, LDBC) on a tree large enough for the CPU run's copy with bottom codes:
+// the ranks of SuiteSparse's run, and the caller's matrix untouched (same bytes, no codes, and,
+// where the host runs it, no engine state from the products: they ran on the copy). A small
+// graph, which runs on its tree, shows that the products leave that state.
+static void test_bottom_copy(void **state) {
+  (void)state;
+  K2_Engine engine = K2_ENGINE_AUTO;
+  K2_ASSERT_OK(K2_get_engine(&engine));
+  const GrB_Index sizes[][2] = {{20000, 60000}, {100000, 250000}};
+  for (int s = 0; s < 2; s++) {
+    const GrB_Index n = sizes[s][0], ne = sizes[s][1];
+    uint32_t *I = malloc(ne * sizeof *I), *J = malloc(ne * sizeof *J);
+    assert_true(I && J);
+    uint64_t x = 12345 + (uint64_t)s;
+    for (GrB_Index k = 0; k < ne; k++) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      I[k] = (uint32_t)((x >> 33) % (n - n / 10));  // the last tenth of the vertices: sinks
+      J[k] = (uint32_t)((x >> 13) % n);
+    }
+    alg_graph g;
+    alg_graph_from_pairs(&g, n, I, J, ne);
+    free(I), free(J);
+    bool served = false;
+    K2_ASSERT_OK(K2_Matrix_deviceServes(&served, g.K));
+    const bool host = engine == K2_ENGINE_OPENMP || (engine == K2_ENGINE_AUTO && !served);
+    K2_MemoryUsage u0, u1;
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&u0, g.K));
+    const bool copied = host && u0.internal_nodes >= (1u << 19);
+    print_message("%llu vertices, %llu internal nodes\n", (unsigned long long)n, (unsigned long long)u0.internal_nodes);
+    assert_int_equal(copied, s == 1 && host);  // the sizes are chosen on either side
+    GrB_Index nb0 = 0, nb1 = 0;
+    uint8_t *b0 = k2_img_of(g.K, &nb0);
+    char msg[K2_MSG_LEN];
+    for (int ldbc = 0; ldbc < 2; ldbc++) {
+      GrB_Vector rg = NULL, rk = NULL;
+      int ig = 0, ik = 0;
+      if (ldbc) {
+        K2_ASSERT_OK(K2_pagerank_ldbc(&rg, g.G, 0.85, 20, msg));
+        K2_ASSERT_OK(K2_pagerank_ldbc(&rk, g.K, 0.85, 20, msg));
+      } else {
+        K2_ASSERT_OK(K2_pagerank(&rg, &ig, g.G, 0.85f, 1e-5f, 100, msg));
+        K2_ASSERT_OK(K2_pagerank(&rk, &ik, g.K, 0.85f, 1e-5f, 100, msg));
+        assert_int_equal(ig, ik);
+      }
+      double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+      assert_true(a && b);
+      alg_dense_fp64(a, rg, n);
+      alg_dense_fp64(b, rk, n);
+      // FP32 sums in another order (LAGraph model), FP64 (LDBC)
+      for (GrB_Index i = 0; i < n; i++) assert_true(fabs(a[i] - b[i]) <= (ldbc ? 1e-12 : 1e-4) * a[i]);
+      free(a), free(b);
+      GrB_free(&rg), GrB_free(&rk);
+    }
+    uint8_t *b1 = k2_img_of(g.K, &nb1);
+    assert_int_equal(nb0, nb1);
+    assert_memory_equal(b0, b1, nb0);
+    free(b0), free(b1);
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&u1, g.K));
+    assert_int_equal(u1.bottom_codes, 0);
+    if (copied) assert_int_equal(u1.cache, u0.cache);
+    else if (host) assert_true(u1.cache > u0.cache);
+    alg_graph_free(&g);
+  }
+}
+
 static void test_errors(void **state) {
   (void)state;
   alg_graph g;
@@ -170,6 +236,6 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_karate), cmocka_unit_test(test_west0067),
       cmocka_unit_test(test_ldbc_directed_example), cmocka_unit_test(test_gap_sinks),
-      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_errors)};
+      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_bottom_copy), cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }

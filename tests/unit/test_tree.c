@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "k2_image.h"
 #include "k2_oracle.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_sort.h"
@@ -444,6 +445,80 @@ static void test_pending_edits_dup_equal(void **state) {
   K2_Matrix_free(&B);
 }
 
+// Assert A serializes to the same bytes as a fresh build of L in format fmt.
+static void assert_same_as_built(K2_Matrix A, const k2_coo_list *L, const K2_Format *fmt) {
+  K2_Matrix B = k2_test_matrix(L, fmt);
+  GrB_Index na = 0, nb = 0;
+  uint8_t *a = k2_img_of(A, &na), *b = k2_img_of(B, &nb);
+  assert_int_equal(na, nb);
+  assert_memory_equal(a, b, na);
+  free(a), free(b);
+  K2_Matrix_free(&B);
+}
+
+// Plus-times (FP64 on small integers: exact whatever the order) on the OpenMP engine, right
+// and left, equal to the oracle.
+static void assert_products(K2_Matrix A, const k2_coo_list *L) {
+  const uint64_t nr = L->nrows, nc = L->ncols, m = nr > nc ? nr : nc;
+  double *x = malloc(m * sizeof *x), *y = malloc(m * sizeof *y), *e = malloc(m * sizeof *e);
+  assert_true(x && y && e);
+  for (uint64_t i = 0; i < m; i++) x[i] = (double)((i * 7) % 13);
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+  for (int left = 0; left < 2; left++) {
+    if (left) K2_ASSERT_OK(K2_dense_vxm(y, x, A, K2_PLUS_TIMES, GrB_FP64));
+    else K2_ASSERT_OK(K2_dense_mxv(y, A, x, K2_PLUS_TIMES, GrB_FP64));
+    k2_oracle_plus_times_f64(e, L, x, 1.0, left);
+    assert_memory_equal(y, e, (left ? nc : nr) * sizeof *y);
+  }
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  free(x), free(y), free(e);
+}
+
+// K2_Matrix_setBottomCodes: the codes a build with cache_bottom_codes makes (the same bytes),
+// products before and after, the codes of pending edits, dropping them again, its errors.
+static void test_set_bottom_codes(void **state) {
+  (void)state;
+  k2_rng rng = {0x5eedULL};
+  const uint64_t shapes[][3] = {{1, 1, 1}, {8, 8, 12}, {37, 900, 400}, {1000, 1000, 5000}, {4096, 64, 3000}};
+  K2_Format plain, coded;
+  K2_Format_default(&plain);
+  K2_Format_default(&coded);
+  coded.cache_bottom_codes = true;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    k2_coo_list L;
+    k2_coo_random(&L, shapes[s][0], shapes[s][1], shapes[s][2], &rng);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, &plain);
+    assert_products(A, &L);  // the OpenMP engine's plans made without the codes
+    K2_ASSERT_OK(K2_Matrix_setBottomCodes(A, true));
+    assert_same_as_built(A, &L, &coded);
+    assert_products(A, &L);
+    K2_ASSERT_OK(K2_Matrix_setBottomCodes(A, true));  // kept already: nothing changes
+    assert_same_as_built(A, &L, &coded);
+    K2_ASSERT_OK(K2_Matrix_setBottomCodes(A, false));
+    assert_same_as_built(A, &L, &plain);
+    assert_products(A, &L);
+    K2_Matrix_free(&A);
+    k2_coo_free(&L);
+  }
+  // pending edits are applied first: the codes of the edited tree
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  K2_ASSERT_OK(K2_Matrix_setElement(A, 0, 0));
+  K2_ASSERT_OK(K2_Matrix_removeElement(A, 7, 7));
+  K2_ASSERT_OK(K2_Matrix_setBottomCodes(A, true));
+  k2_coo_list E;
+  k2_coo_alloc(&E, 8, 8, 12);
+  for (uint64_t k = 0; k < 12; k++) E.I[k] = fig_I[k], E.J[k] = fig_J[k];
+  E.I[11] = 0, E.J[11] = 0;  // (7, 7), the last pair, replaced by (0, 0)
+  k2_coo_canonical(&E);
+  assert_same_as_built(A, &E, &coded);
+  k2_coo_free(&E);
+  K2_Matrix_free(&A);
+  assert_int_equal(K2_Matrix_setBottomCodes(NULL, true), GrB_NULL_POINTER);
+}
+
 static void test_memory_usage(void **state) {
   (void)state;
   K2_Format fmt;
@@ -489,6 +564,7 @@ int main(void) {
       cmocka_unit_test(test_errors_leave_matrix_untouched),
       cmocka_unit_test(test_pending_edits_dup_equal),
       cmocka_unit_test(test_memory_usage),
+      cmocka_unit_test(test_set_bottom_codes),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
