@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define K2_LEAFC_MAX_LEVELS 8
 #define K2_LEAFC_HEAD_WORDS 3
@@ -79,6 +80,11 @@ static inline uint64_t k2_leafc_code(const k2_leafc *c, uint64_t q) {
 // Vocabulary word r.
 static inline uint64_t k2_leafc_word(const k2_leafc *c, uint64_t r) {
   if (c->leaf_bits == 64) return c->vocab[r];
+  if (c->leaf_bits == 16) {  // 4x4 leaves: a 16-bit load (little-endian host, k2_serialize.c)
+    uint16_t w;
+    memcpy(&w, (const unsigned char *)c->vocab + 2 * r, sizeof w);
+    return w;
+  }
   const uint64_t bit = r * c->leaf_bits;
   return (c->vocab[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << c->leaf_bits) - 1);
 }
@@ -114,38 +120,36 @@ static inline uint64_t k2_leafc_next(k2_leafc_cursor *k) {
   return k2_leafc_word(c, v);
 }
 
-// The bitmaps of the next n leaves into out[0, n), level by level with no branch per leaf: each
-// level's fields are read in order for the codes that reach it, whose places in out[] are
-// listed in idx (room for n) as the continuation bits say. The same leaves as n calls of
-// k2_leafc_next, without a mispredicted branch wherever a code goes on or stops.
-static inline void k2_leafc_next_run(k2_leafc_cursor *k, uint64_t *out, uint32_t *idx, uint64_t n) {
+// The `width`-bit field at bit `pos` of a packed array by one unaligned 8-byte load (the host
+// is little-endian, k2_serialize.c): no branch on a field that spans two words. width <= 57,
+// and the 8 bytes from byte pos / 8 must lie inside the array (k2_leafc_fits8).
+static inline uint64_t k2_leafc_field8(const uint64_t *a, uint64_t pos, uint64_t mask) {
+  uint64_t x;
+  memcpy(&x, (const unsigned char *)a + (pos >> 3), sizeof x);
+  return (x >> (pos & 7)) & mask;
+}
+
+// Whether the 8 bytes from the byte of bit `pos` of part a lie inside c's array.
+static inline bool k2_leafc_fits8(const k2_leafc *c, const uint64_t *a, uint64_t pos) {
+  return (uint64_t)((const unsigned char *)(c->words + c->n_words) - (const unsigned char *)a) >=
+         (pos >> 3) + 8;
+}
+
+// Levels l.. of a run (k2_leafc_next_run): the fields of the cnt codes that reach level l,
+// whose places in out[] idx lists, or-ed in from bit `shift`; idx keeps those that go on.
+static inline void k2_leafc_run_levels(k2_leafc_cursor *k, uint64_t *out, uint32_t *idx,
+                                       uint64_t cnt, uint32_t l, uint32_t shift) {
   const k2_leafc *c = k->c;
-  const uint32_t levels = c->levels;
-  uint64_t cnt = 0, pos = k->pos[0];
-  const uint32_t b0 = c->width[0];
-  const uint64_t *ch0 = c->chunks[0];
-  if (levels == 1) {
-    for (uint64_t j = 0; j < n; j++, pos++) out[j] = k2_leafc_field(ch0, pos * b0, b0);
-  } else {
-    const uint64_t *m0 = c->more[0];
-    for (uint64_t j = 0; j < n; j++, pos++) {
-      out[j] = k2_leafc_field(ch0, pos * b0, b0);
-      idx[cnt] = (uint32_t)j;
-      cnt += (m0[pos >> 6] >> (pos & 63)) & 1;
-    }
-  }
-  k->pos[0] = pos;
-  uint32_t shift = b0;
-  for (uint32_t l = 1; l < levels && cnt > 0; l++) {
+  for (; l < c->levels && cnt > 0; l++) {
     const uint32_t b = c->width[l];
-    const uint64_t *ch = c->chunks[l];
-    const bool last = l + 1 == levels;
-    const uint64_t *m = last ? (const uint64_t *)0 : c->more[l];
-    uint64_t next = 0;
-    pos = k->pos[l];
+    const uint64_t mask = b == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b) - 1, *ch = c->chunks[l];
+    const bool last = l + 1 == c->levels;
+    const uint64_t *m = c->more[l];
+    uint64_t next = 0, pos = k->pos[l];
+    const bool fast = b <= 57 && k2_leafc_fits8(c, ch, (pos + cnt - 1) * b);
     for (uint64_t t = 0; t < cnt; t++, pos++) {
       const uint32_t j = idx[t];
-      out[j] |= k2_leafc_field(ch, pos * b, b) << shift;
+      out[j] |= (fast ? k2_leafc_field8(ch, pos * b, mask) : k2_leafc_field(ch, pos * b, b)) << shift;
       if (!last) {
         idx[next] = j;
         next += (m[pos >> 6] >> (pos & 63)) & 1;
@@ -155,7 +159,84 @@ static inline void k2_leafc_next_run(k2_leafc_cursor *k, uint64_t *out, uint32_t
     cnt = next;
     shift += b;
   }
-  for (uint64_t j = 0; j < n; j++) out[j] = k2_leafc_word(c, out[j]);
+}
+
+#if defined(__AVX2__) && defined(__BMI2__)
+#include <immintrin.h>
+
+// The set bits of a 4-bit mask, lowest first (the rest of each row unused).
+static const uint32_t k2_leafc_lane_list[16][4] = {
+    {0}, {0}, {1}, {0, 1}, {2}, {0, 2}, {1, 2}, {0, 1, 2}, {3}, {0, 3}, {1, 3}, {0, 1, 3}, {2, 3},
+    {0, 2, 3}, {1, 2, 3}, {0, 1, 2, 3}};
+
+// Levels 0 and 1 of a run of 4x4 leaves, four leaves at a time, with no loop per leaf: the four
+// ranks are 16-bit lanes of one word; a level's fields are deposited (pdep) into the lanes its
+// continuation bits select, and those bits into the lanes that reach the next level. idx gets
+// the leaves that reach level 2; returns their number. Needs two levels at least and both
+// levels' loads inside the array (k2_leafc_next_run checks).
+static inline uint64_t k2_leafc_run_lanes(k2_leafc_cursor *k, uint64_t *out, uint32_t *idx,
+                                          uint64_t n) {
+  const k2_leafc *c = k->c;
+  const uint32_t b0 = c->width[0], b1 = c->width[1];
+  const uint64_t lanes = UINT64_C(0x0001000100010001), field0 = lanes * ((UINT64_C(1) << b0) - 1),
+                 field1 = ((UINT64_C(1) << b1) - 1) << b0;
+  const uint64_t *ch0 = c->chunks[0], *m0 = c->more[0], *ch1 = c->chunks[1], *m1 = c->more[1];
+  const bool deeper = c->levels > 2;
+  uint64_t p0 = k->pos[0], p1 = k->pos[1], cnt = 0;
+  for (uint64_t j = 0; j < n; j += 4) {
+    const uint64_t live = n - j >= 4 ? 15u : (UINT64_C(1) << (n - j)) - 1;
+    uint64_t w = _pdep_u64(k2_leafc_field8(ch0, p0 * b0, ~UINT64_C(0)), field0);
+    const uint64_t e1 = k2_leafc_field8(m0, p0, live);
+    w |= _pdep_u64(k2_leafc_field8(ch1, p1 * b1, ~UINT64_C(0)), _pdep_u64(e1, lanes) * field1);
+    const uint64_t e2 = deeper ? _pdep_u64(k2_leafc_field8(m1, p1, ~UINT64_C(0)), e1) : 0;
+    p0 += (uint64_t)__builtin_popcountll(live);
+    p1 += (uint64_t)__builtin_popcountll(e1);
+    _mm256_storeu_si256((__m256i *)(out + j), _mm256_cvtepu16_epi64(_mm_cvtsi64_si128((long long)w)));
+    // the lanes of e2, listed by one 16-byte store
+    const __m128i at = _mm_add_epi32(_mm_loadu_si128((const __m128i *)k2_leafc_lane_list[e2]),
+                                     _mm_set1_epi32((int)j));
+    _mm_storeu_si128((__m128i *)(idx + cnt), at);
+    cnt += (uint64_t)__builtin_popcountll(e2);
+  }
+  k->pos[0] = p0;
+  k->pos[1] = p1;
+  return cnt;
+}
+#endif
+
+// The vocabulary ranks of the next n leaves into out[0, n) (k2_leafc_word gives their bitmaps,
+// in the caller's loop over the leaves: no pass of its own), level by level with no branch per
+// leaf: each level's fields are read in order for the codes that reach it, whose places in
+// out[] are listed in idx as the continuation bits say (out and idx: room for n + 3). The same
+// leaves as n calls of k2_leafc_next, without a mispredicted branch wherever a code goes on or
+// stops.
+static inline void k2_leafc_next_run(k2_leafc_cursor *k, uint64_t *out, uint32_t *idx, uint64_t n) {
+  const k2_leafc *c = k->c;
+  const uint32_t b0 = c->width[0];
+  uint64_t pos = k->pos[0], cnt = 0;
+#if defined(__AVX2__) && defined(__BMI2__)
+  // 4x4 leaves: ranks below 2^16, so both levels' fields of four leaves fit a 64-bit load
+  if (c->leaf_bits == 16 && c->levels >= 2 && b0 <= 14 && c->width[1] <= 14 &&
+      k2_leafc_fits8(c, c->chunks[0], (pos + n) * b0) &&
+      k2_leafc_fits8(c, c->chunks[1], (k->pos[1] + n) * c->width[1])) {
+    cnt = k2_leafc_run_lanes(k, out, idx, n);
+    k2_leafc_run_levels(k, out, idx, cnt, 2, b0 + c->width[1]);
+    return;
+  }
+#endif
+  const uint64_t mask0 = b0 == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b0) - 1, *ch0 = c->chunks[0];
+  const uint64_t *m0 = c->more[0];
+  const bool more = c->levels > 1;
+  const bool fast = b0 <= 57 && k2_leafc_fits8(c, ch0, (pos + n - 1) * b0);
+  for (uint64_t j = 0; j < n; j++, pos++) {
+    out[j] = fast ? k2_leafc_field8(ch0, pos * b0, mask0) : k2_leafc_field(ch0, pos * b0, b0);
+    if (more) {
+      idx[cnt] = (uint32_t)j;
+      cnt += (m0[pos >> 6] >> (pos & 63)) & 1;
+    }
+  }
+  k->pos[0] = pos;
+  k2_leafc_run_levels(k, out, idx, cnt, 1, b0);
 }
 
 #ifdef __cplusplus

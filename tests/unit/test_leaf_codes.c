@@ -6,7 +6,8 @@
 // test_decoder: k2_leafc_plain (what the CUDA engine uploads) gives the plain tree's leaves, and
 // the products' cursor (k2_leafc_seek / k2_leafc_next) reads what random access reads.
 // test_products: every native semiring, A*u, A'*u and u'*A, dense and sparse u, on the
-// reference and OpenMP engines: the compressed tree gives exactly the plain tree's result.
+// reference and OpenMP engines: the compressed tree gives exactly the plain tree's result
+// (random entries; skewed 4x4 blocks whose codes take three DAC levels or more, or one).
 // test_roundtrip: .k2 images: version 3 with compressed leaves, version 2 without; both read
 // back equal; an image of a version above 4 is refused as newer.
 // test_corrupt: damaged leaf_codes sections (header words, samples, codes, padding), version
@@ -14,6 +15,7 @@
 // test_web_sizes: the bits per edge of cnr-2000 and uk-2007-05@100000 (data folder; skipped
 // without it) with compressed 4x4 leaves, and a product on each against the plain tree.
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -273,6 +275,27 @@ static void compare_products(K2_Matrix P, K2_Matrix C, const char *name, bool al
   }
 }
 
+// nb 4x4 blocks of a side x side matrix at random places, each with one of npat random patterns
+// drawn log-uniformly (pattern k about as often as 1/k): skewed as a web graph's leaves are, so
+// their codes reach several DAC levels; one pattern gives a single level.
+static void skewed_blocks(k2_coo_list *L, uint64_t side, uint64_t nb, uint64_t npat, k2_rng *rng) {
+  uint16_t pat[4096];
+  assert_true(npat <= 4096);
+  for (uint64_t k = 0; k < npat; k++) pat[k] = (uint16_t)(k2_rng_below(rng, 65535) + 1);
+  k2_coo_alloc(L, side, side, 16 * nb);
+  uint64_t n = 0;
+  for (uint64_t b = 0; b < nb; b++) {
+    const uint64_t r = 4 * k2_rng_below(rng, side / 4), c = 4 * k2_rng_below(rng, side / 4);
+    const uint16_t p = pat[(uint64_t)pow((double)npat, k2_rng_unit(rng)) - 1];
+    for (uint32_t i = 0; i < 16; i++)
+      if ((p >> i) & 1) {
+        L->I[n] = (uint32_t)(r + i / 4);
+        L->J[n++] = (uint32_t)(c + i % 4);
+      }
+  }
+  L->nvals = n;
+}
+
 static void test_products(void **state) {
   (void)state;
   n_sr = k2_native_semirings(SR);
@@ -280,17 +303,25 @@ static void test_products(void **state) {
   const struct {
     uint64_t nr, nc, nv;
     uint32_t leaf_log;
-  } cases[] = {{600, 900, 9000, 2}, {1500, 1500, 40000, 3}, {40000, 40000, 200000, 2}};
+    uint64_t npat;  // > 0: skewed_blocks of nv blocks and npat patterns instead of random entries
+  } cases[] = {{600, 900, 9000, 2, 0},      {1500, 1500, 40000, 3, 0}, {40000, 40000, 200000, 2, 0},
+               {8000, 8000, 12000, 2, 4000}, {5000, 5000, 3000, 2, 1}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     k2_coo_list L;
-    k2_coo_random(&L, cases[c].nr, cases[c].nc, cases[c].nv, &rng);
+    if (cases[c].npat > 0) skewed_blocks(&L, cases[c].nr, cases[c].nv, cases[c].npat, &rng);
+    else k2_coo_random(&L, cases[c].nr, cases[c].nc, cases[c].nv, &rng);
     K2_Matrix P = build(&L, cases[c].leaf_log, false), C = build(&L, cases[c].leaf_log, true);
     K2_ASSERT_OK(K2_Matrix_setEdgeWeight(P, 2));
     K2_ASSERT_OK(K2_Matrix_setEdgeWeight(C, 2));
-    char name[64];
-    snprintf(name, sizeof name, "random %llux%llu leaf_log %u", (unsigned long long)cases[c].nr,
-             (unsigned long long)cases[c].nc, cases[c].leaf_log);
-    compare_products(P, C, name, true);
+    char name[96];
+    snprintf(name, sizeof name, "%s %llux%llu leaf_log %u, %u DAC levels",
+             cases[c].npat > 0 ? "skewed" : "random", (unsigned long long)cases[c].nr,
+             (unsigned long long)cases[c].nc, cases[c].leaf_log, C->tree.lc.levels);
+    // the skewed cases: codes over three levels or more, and a single level
+    if (cases[c].npat > 1) assert_true(C->tree.lc.levels >= 3);
+    if (cases[c].npat == 1) assert_int_equal(C->tree.lc.levels, 1);
+    // the skewed cases test the decoding, the same for every semiring: three of them
+    compare_products(P, C, name, cases[c].npat == 0);
     K2_Matrix_free(&P);
     K2_Matrix_free(&C);
     k2_coo_free(&L);
