@@ -77,14 +77,18 @@ static inline uint64_t k2_leafc_code(const k2_leafc *c, uint64_t q) {
   }
 }
 
+// Vocabulary word r of 4x4 leaves (leaf_bits 16): a 16-bit load (little-endian host,
+// k2_serialize.c).
+static inline uint16_t k2_leafc_word16(const k2_leafc *c, uint64_t r) {
+  uint16_t w;
+  memcpy(&w, (const unsigned char *)c->vocab + 2 * r, sizeof w);
+  return w;
+}
+
 // Vocabulary word r.
 static inline uint64_t k2_leafc_word(const k2_leafc *c, uint64_t r) {
   if (c->leaf_bits == 64) return c->vocab[r];
-  if (c->leaf_bits == 16) {  // 4x4 leaves: a 16-bit load (little-endian host, k2_serialize.c)
-    uint16_t w;
-    memcpy(&w, (const unsigned char *)c->vocab + 2 * r, sizeof w);
-    return w;
-  }
+  if (c->leaf_bits == 16) return k2_leafc_word16(c, r);
   const uint64_t bit = r * c->leaf_bits;
   return (c->vocab[bit >> 6] >> (bit & 63)) & ((UINT64_C(1) << c->leaf_bits) - 1);
 }
