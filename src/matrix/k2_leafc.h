@@ -168,38 +168,44 @@ static inline void k2_leafc_run_levels(k2_leafc_cursor *k, uint64_t *out, uint32
 #if defined(__AVX2__) && defined(__BMI2__)
 #include <immintrin.h>
 
-// The set bits of a 4-bit mask, lowest first (the rest of each row unused).
-static const uint32_t k2_leafc_lane_list[16][4] = {
-    {0}, {0}, {1}, {0, 1}, {2}, {0, 2}, {1, 2}, {0, 1, 2}, {3}, {0, 3}, {1, 3}, {0, 1, 3}, {2, 3},
-    {0, 2, 3}, {1, 2, 3}, {0, 1, 2, 3}};
+// Four leaves' ranks of a run (k2_leafc_run_lanes) as 16-bit lanes: the fields of level 0 from
+// bit pos0 of ch0, of level 1 from bit pos1 of ch1 deposited (pdep) into the lanes e1 selects.
+static inline uint64_t k2_leafc_lanes4(const k2_leafc *c, uint64_t pos0, uint64_t pos1, uint64_t e1) {
+  const uint64_t lanes = UINT64_C(0x0001000100010001);
+  const uint32_t b0 = c->width[0], b1 = c->width[1];
+  return _pdep_u64(k2_leafc_field8(c->chunks[0], pos0 * b0, ~UINT64_C(0)),
+                   lanes * ((UINT64_C(1) << b0) - 1)) |
+         _pdep_u64(k2_leafc_field8(c->chunks[1], pos1 * b1, ~UINT64_C(0)),
+                   _pdep_u64(e1, lanes) * (((UINT64_C(1) << b1) - 1) << b0));
+}
 
-// Levels 0 and 1 of a run of 4x4 leaves, four leaves at a time, with no loop per leaf: the four
-// ranks are 16-bit lanes of one word; a level's fields are deposited (pdep) into the lanes its
-// continuation bits select, and those bits into the lanes that reach the next level. idx gets
-// the leaves that reach level 2; returns their number. Needs two levels at least and both
-// levels' loads inside the array (k2_leafc_next_run checks).
+// Levels 0 and 1 of a run of 4x4 leaves, eight leaves at a time, with no loop per leaf: the
+// ranks of four leaves are the 16-bit lanes of a word, a level's fields deposited (pdep) into
+// the lanes its continuation bits select, and those bits into the lanes that reach the next
+// level. idx gets the leaves that reach level 2 (their lanes' numbers gathered by pext); returns
+// their number. Needs two levels at least and both levels' loads inside the array
+// (k2_leafc_next_run checks).
 static inline uint64_t k2_leafc_run_lanes(k2_leafc_cursor *k, uint64_t *out, uint32_t *idx,
                                           uint64_t n) {
   const k2_leafc *c = k->c;
-  const uint32_t b0 = c->width[0], b1 = c->width[1];
-  const uint64_t lanes = UINT64_C(0x0001000100010001), field0 = lanes * ((UINT64_C(1) << b0) - 1),
-                 field1 = ((UINT64_C(1) << b1) - 1) << b0;
-  const uint64_t *ch0 = c->chunks[0], *m0 = c->more[0], *ch1 = c->chunks[1], *m1 = c->more[1];
+  const uint64_t bytes = UINT64_C(0x0101010101010101);
   const bool deeper = c->levels > 2;
   uint64_t p0 = k->pos[0], p1 = k->pos[1], cnt = 0;
-  for (uint64_t j = 0; j < n; j += 4) {
-    const uint64_t live = n - j >= 4 ? 15u : (UINT64_C(1) << (n - j)) - 1;
-    uint64_t w = _pdep_u64(k2_leafc_field8(ch0, p0 * b0, ~UINT64_C(0)), field0);
-    const uint64_t e1 = k2_leafc_field8(m0, p0, live);
-    w |= _pdep_u64(k2_leafc_field8(ch1, p1 * b1, ~UINT64_C(0)), _pdep_u64(e1, lanes) * field1);
-    const uint64_t e2 = deeper ? _pdep_u64(k2_leafc_field8(m1, p1, ~UINT64_C(0)), e1) : 0;
+  for (uint64_t j = 0; j < n; j += 8) {
+    const uint64_t live = n - j >= 8 ? 255u : (UINT64_C(1) << (n - j)) - 1;
+    const uint64_t e1 = k2_leafc_field8(c->more[0], p0, live);
+    const uint64_t mid = p1 + (uint64_t)__builtin_popcountll(e1 & 15);
+    const uint64_t lo = k2_leafc_lanes4(c, p0, p1, e1 & 15), hi = k2_leafc_lanes4(c, p0 + 4, mid, e1 >> 4);
+    const uint64_t e2 = deeper ? _pdep_u64(k2_leafc_field8(c->more[1], p1, ~UINT64_C(0)), e1) : 0;
     p0 += (uint64_t)__builtin_popcountll(live);
     p1 += (uint64_t)__builtin_popcountll(e1);
-    _mm256_storeu_si256((__m256i *)(out + j), _mm256_cvtepu16_epi64(_mm_cvtsi64_si128((long long)w)));
-    // the lanes of e2, listed by one 16-byte store
-    const __m128i at = _mm_add_epi32(_mm_loadu_si128((const __m128i *)k2_leafc_lane_list[e2]),
-                                     _mm_set1_epi32((int)j));
-    _mm_storeu_si128((__m128i *)(idx + cnt), at);
+    _mm256_storeu_si256((__m256i *)(out + j), _mm256_cvtepu16_epi64(_mm_cvtsi64_si128((long long)lo)));
+    _mm256_storeu_si256((__m256i *)(out + j + 4), _mm256_cvtepu16_epi64(_mm_cvtsi64_si128((long long)hi)));
+    // the lanes of e2, lowest first, as bytes, then widened and listed by one 32-byte store
+    const uint64_t list = _pext_u64(UINT64_C(0x0706050403020100), _pdep_u64(e2, bytes) * 0xFF);
+    const __m256i at = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)list)),
+                                        _mm256_set1_epi32((int)j));
+    _mm256_storeu_si256((__m256i *)(idx + cnt), at);
     cnt += (uint64_t)__builtin_popcountll(e2);
   }
   k->pos[0] = p0;
@@ -211,7 +217,7 @@ static inline uint64_t k2_leafc_run_lanes(k2_leafc_cursor *k, uint64_t *out, uin
 // The vocabulary ranks of the next n leaves into out[0, n) (k2_leafc_word gives their bitmaps,
 // in the caller's loop over the leaves: no pass of its own), level by level with no branch per
 // leaf: each level's fields are read in order for the codes that reach it, whose places in
-// out[] are listed in idx as the continuation bits say (out and idx: room for n + 3). The same
+// out[] are listed in idx as the continuation bits say (out and idx: room for n + 7). The same
 // leaves as n calls of k2_leafc_next, without a mispredicted branch wherever a code goes on or
 // stops.
 static inline void k2_leafc_next_run(k2_leafc_cursor *k, uint64_t *out, uint32_t *idx, uint64_t n) {
@@ -221,7 +227,7 @@ static inline void k2_leafc_next_run(k2_leafc_cursor *k, uint64_t *out, uint32_t
 #if defined(__AVX2__) && defined(__BMI2__)
   // 4x4 leaves: ranks below 2^16, so both levels' fields of four leaves fit a 64-bit load
   if (c->leaf_bits == 16 && c->levels >= 2 && b0 <= 14 && c->width[1] <= 14 &&
-      k2_leafc_fits8(c, c->chunks[0], (pos + n) * b0) &&
+      k2_leafc_fits8(c, c->chunks[0], (pos + n + 4) * b0) &&
       k2_leafc_fits8(c, c->chunks[1], (k->pos[1] + n) * c->width[1])) {
     cnt = k2_leafc_run_lanes(k, out, idx, n);
     k2_leafc_run_levels(k, out, idx, cnt, 2, b0 + c->width[1]);
