@@ -74,8 +74,10 @@ typedef struct {
                             // Brisaboa, Ladra and Navarro): needs leaf_log 2 or 3. A file then
                             // has format version 3 (docs/k2-format.md). With 4x4 leaves
                             // cnr-2000 and uk-2007-05@100000 take 26% and 31% less than with
-                            // plain 2x2 leaves (docs/graphs.md); products read leaves more
-                            // slowly (a few rank steps). The CUDA engine holds them decoded
+                            // plain 2x2 leaves (docs/graphs.md); the OpenMP engine's products
+                            // take 0.83-1.09x the plain 2x2 tree's time there (their runs of
+                            // leaves decoded eight at a time with AVX2 and BMI2, a few rank
+                            // steps a leaf without). The CUDA engine holds them decoded
   bool full_blocks;         // mark an internal node whose whole block is ones (cliques, dense
                             // blocks) as full, with signature 0, and store nothing below it. A
                             // block that crosses the matrix's border is never full. A file then
