@@ -854,6 +854,24 @@ static GrB_Info k2_dvec_bfs_result(const struct K2_DeviceVector_opaque *v, GrB_I
   return GrB_SUCCESS;
 }
 
+// The burble's line per level of the device BFS just run (k2_cuda_bfs_report): how the engine
+// traversed the tree, for how many vertices, and the host's time of the level.
+static void k2_dvec_say_levels(const char *fn) {
+  static const char *const how[4] = {"full", "pruned by the frontier", "pruned by the unvisited vertices",
+                                     "pruned by both"};
+  const uint64_t count = k2_cuda_bfs_report(NULL, 0);
+  k2_cuda_bfs_level *lv = count > 0 ? malloc(count * sizeof *lv) : NULL;
+  if (lv == NULL) return;
+  (void)k2_cuda_bfs_report(lv, count);
+  for (uint64_t i = 0, k = 1; i < count; k += !lv[i].overflow, i++)
+    k2_api_say(fn, K2_PATH_NATIVE_GPU, "level %llu: %s, frontier %llu, %llu found, %llu nodes expanded%s, %.3f ms",
+               (unsigned long long)k, how[lv[i].mode & 3], (unsigned long long)lv[i].frontier,
+               (unsigned long long)lv[i].found, (unsigned long long)lv[i].expanded,
+               lv[i].overflow ? " (past the frontier's room: the level again, in full)" : "",
+               1e3 * lv[i].seconds);
+  free(lv);
+}
+
 GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
                        const GrB_Descriptor desc) {
   const char *fn = "K2_Device_bfs";
@@ -894,10 +912,12 @@ GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix 
   if (parent != NULL) parent->nvals = reached, parent->nvals_known = true;
   k2_api_set_path(K2_PATH_NATIVE_GPU);
   k2_dispatch_set_last(K2_ENGINE_CUDA);
-  if (k2_api_burble())
+  if (k2_api_burble()) {
     k2_api_say(fn, K2_PATH_NATIVE_GPU, "from %llu along the %s-edges: %llu vertices reached in %.3f ms",
                (unsigned long long)source, tran0 ? "out" : "in", (unsigned long long)reached,
                1e3 * (k2_clock_now() - t0));
+    k2_dvec_say_levels(fn);
+  }
   return GrB_SUCCESS;
 }
 

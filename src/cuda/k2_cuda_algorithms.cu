@@ -6,11 +6,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "cuda/k2_cuda_engine.cuh"
+#include "util/k2_clock.h"
 
 namespace k2cu {
 namespace {
+// the levels of the last single-source BFS (k2_cuda_bfs_report), under g_mu
+std::vector<k2_cuda_bfs_level> g_bfs_levels;
 
 // PageRank's iterations whole on the device (LAGraph's model with the sinks' presence `sink`,
 // GAP's without): per iteration t = r, w = t ./ d, y = w' A (PLUS_FIRST FP32, no presence, so the
@@ -338,6 +342,7 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   int64_t *k = (int64_t *)(cand + align_up(n * (parent != nullptr ? pts : 1)));
   unsigned long long *cnt = (unsigned long long *)(k + 1);
   unsigned long long *counters = (unsigned long long *)(ws + L.counters);
+  g_bfs_levels.clear();
   K2CU_TRY("seeding the source", launch_bfs_one_seed(src, n, F, align_up(n), level, lp, lts, parent, pp, pts, k, s));
   uint64_t total = 1, frontier = 1;
   if (A->n_internal == 0) {
@@ -376,6 +381,7 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   key.fast = g_settings.fast_leaf;
   bool full_again = false;  // the last pruned traversal overflowed its frontier: this level in full
   for (uint64_t lev = 1; lev <= n;) {
+    const double start = k2_clock_now();
     const int side = (int)(lev & 1);
     uint8_t *from = side ? F : N, *to = side ? N : F;
     D.x = from;
@@ -417,6 +423,14 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
     const unsigned long long *h = (const unsigned long long *)g_host;
     uint64_t expanded = 0;
     full_again = mode != 0 && frontier_overflowed(m, sp, h, &expanded);  // nothing was recorded
+    k2_cuda_bfs_level rep;
+    rep.frontier = frontier;
+    rep.found = full_again ? 0 : h[ncnt];
+    rep.expanded = expanded;
+    rep.seconds = k2_clock_now() - start;
+    rep.mode = mode;
+    rep.overflow = full_again;
+    g_bfs_levels.push_back(rep);
     if (full_again) continue;
     frontier = h[ncnt];
     if (frontier == 0) break;
@@ -457,5 +471,12 @@ int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, 
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   return bfs_one(A, device, left, source, level, level_present, level_bytes, parent, parent_present, parent_bytes,
                  reached);
+}
+
+uint64_t k2_cuda_bfs_report(k2_cuda_bfs_level *out, uint64_t cap) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  const uint64_t count = g_bfs_levels.size();
+  if (out != nullptr) std::copy_n(g_bfs_levels.begin(), std::min(cap, count), out);
+  return count;
 }
 }  // extern "C"

@@ -197,6 +197,20 @@ int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t
 int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
                     uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
                     uint64_t *reached);
+// One level of the last k2_cuda_bfs_one, for the burble: its traversal (0 full, 1 pruned by the
+// frontier, 2 by the unvisited vertices, 3 by both), the frontier it expanded, the vertices it
+// found, the nodes a pruned traversal expanded, whether that overflowed its frontier (the level
+// then runs again in full: a second entry), and the host's time from its launches to the end of
+// its wait.
+typedef struct {
+  uint64_t frontier, found, expanded;
+  double seconds;
+  int mode;
+  bool overflow;
+} k2_cuda_bfs_level;
+// The levels of the last k2_cuda_bfs_one (of any thread): the first cap into out; returns how
+// many there were.
+uint64_t k2_cuda_bfs_report(k2_cuda_bfs_level *out, uint64_t cap);
 // PageRank's iterations whole on the device (as K2_Device_pagerank): rank (n floats and its
 // presence, device pointers) from 1/n, each iteration t = rank, rank = teleport + (t ./ d)' A,
 // until sum |t - rank| <= tol or itermax iterations; d (n floats, device) the scaled out-degrees,

@@ -1657,6 +1657,28 @@ static void bfs_device_check(K2_Matrix A, uint64_t n, GrB_Index src, K2_BfsMode 
   GrB_Index reached = 0;
   K2_ASSERT_OK(GrB_Vector_nvals(&reached, ld));
   assert_int_equal(K2_last_engine(), mode == K2_BFS_AUTO && reached <= 8 ? K2_ENGINE_OPENMP : K2_ENGINE_CUDA);
+  K2_DeviceConfig cfg = K2_DEVICE_AUTO;
+  K2_ASSERT_OK(K2_Device_getConfig(&cfg));
+  // the levels the burble reports add up to the search (K2_BFS_AUTO on the tree: one call,
+  // K2_Device_bfs; the row blocks and the other modes take the steps of k2_bfs_device.c)
+  if (K2_last_engine() == K2_ENGINE_CUDA && mode == K2_BFS_AUTO && cfg != K2_DEVICE_ROWS) {
+    static k2_cuda_bfs_level lv[4096];
+    const uint64_t nl = k2_cuda_bfs_report(lv, 4096);
+    assert_true(nl >= 1 && nl <= 4096);
+    uint64_t found = 0, frontier = 1;
+    for (uint64_t i = 0; i < nl; i++) {
+      assert_int_equal(lv[i].frontier, frontier);
+      assert_true(lv[i].mode >= 0 && lv[i].mode <= 3 && lv[i].seconds >= 0);
+      if (lv[i].overflow) {  // a pruned traversal past its room: the same level again, in full
+        assert_true(lv[i].mode != 0 && i + 1 < nl && lv[i + 1].mode == 0);
+        continue;
+      }
+      found += lv[i].found;
+      frontier = lv[i].found;
+    }
+    assert_int_equal(lv[nl - 1].found, 0);  // the last level finds nothing
+    assert_int_equal(found + 1, reached);
+  }
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
   int64_t *a = calloc(n, 8), *b = calloc(n, 8), *p = calloc(n, 8);
   uint8_t *ap = calloc(n, 1), *bp = calloc(n, 1), *pp = calloc(n, 1);
