@@ -160,9 +160,9 @@ K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Ma
 // fixed 80-120 us on the H200 (result vectors, a launch and a wait per level, the copies back),
 // where SuiteSparse's 16 threads took 87-165 us for the benchmark's searches that reach 1 to 7
 // vertices, and the row queries 25-153 us on the same host, 17-30 us on a two-core machine (the
-// results' GrB_Vectors included). With a limit of 32
-// (and whole rows queried) the searches that reach more lost up to 0.12 ms before the device
-// started them (a hub's row of uk-2007-05@100000 walked whole, cnr-2000's first 32 vertices).
+// results' GrB_Vectors included). With a limit of 32 (and whole rows queried) the searches that
+// reach more lost up to 0.12 ms before the device started them (a hub's row of
+// uk-2007-05@100000 walked whole, cnr-2000's first 32 vertices).
 #define K2A_BFS_SMALL_MAX 8
 K2A_INTERNAL GrB_Info k2_bfs_small(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index n,
                                    GrB_Index src, GrB_Type int_type, char *msg);

@@ -11,8 +11,8 @@ GrB_Info k2a_bottom_copy(K2_Matrix *B, K2_Matrix A) {
   if (info == GrB_SUCCESS) info = K2_Matrix_deviceServes(&served, A);
   if (info == GrB_SUCCESS) info = K2_Matrix_memoryUsage(&u, A);
   if (info != GrB_SUCCESS) return info;
-  // the OpenMP engine's products alone start from the codes; they apply to plain 2x2 leaves
-  // without full blocks, and below a few 10^4 internal nodes the copy costs what it saves
+  // the OpenMP engine's products alone start from the codes, on plain 2x2 leaves without full
+  // blocks; below K2A_BOTTOM_COPY_MIN_NODES the copy costs more than it saves
   const bool cpu = engine == K2_ENGINE_OPENMP || (engine == K2_ENGINE_AUTO && !served);
   if (!cpu || u.bottom_codes != 0 || u.leaf_log != 1 || u.leaf_patterns != 0 || u.full_nodes != 0 ||
       u.internal_nodes < K2A_BOTTOM_COPY_MIN_NODES)

@@ -196,7 +196,6 @@ GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_
   return GrB_SUCCESS;
 }
 
-// The columns of row idx (by_col false) or the rows of column idx (by_col true).
 // A line query's checks: A ready, idx one of its rows (columns when by_col).
 static GrB_Info k2_line_check(K2_Matrix A, GrB_Index idx, bool by_col, const char *where) {
   K2_READY(A, where);
@@ -207,6 +206,7 @@ static GrB_Info k2_line_check(K2_Matrix A, GrB_Index idx, bool by_col, const cha
   return GrB_SUCCESS;
 }
 
+// The columns of row idx (by_col false) or the rows of column idx (by_col true).
 static GrB_Info k2_line(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index idx, bool by_col,
                         const char *where) {
   K2_CHECK_PTR(count, where, "count");

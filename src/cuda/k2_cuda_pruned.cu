@@ -186,12 +186,9 @@ cudaError_t launch_prune_expand(const PruneArgs &a, uint32_t level, uint64_t wid
 }
 
 cudaError_t warm_pruned_kernels() {
-  const void *const kernels[] = {(const void *)stripes_from_list_kernel,
-                           (const void *)stripes_from_flags_kernel,
-                           (const void *)prune_top_kernel,
-                           (const void *)prune_expand_kernel,
-                           (const void *)scatter_input_kernel,
-                           (const void *)gather_output_kernel};
+  const void *const kernels[] = {(const void *)stripes_from_list_kernel, (const void *)stripes_from_flags_kernel,
+                                 (const void *)prune_top_kernel,         (const void *)prune_expand_kernel,
+                                 (const void *)scatter_input_kernel,     (const void *)gather_output_kernel};
   return load_kernels(kernels, sizeof kernels / sizeof kernels[0]);
 }
 

@@ -430,17 +430,12 @@ cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void 
 }
 
 cudaError_t warm_vector_kernels() {
-  const void *const kernels[] = {(const void *)mask_skip_kernel,
-                           (const void *)mask_bits_kernel,
-                           (const void *)count_kernel,
-                           (const void *)pack_bits_kernel,
-                           (const void *)unpack_bits_kernel,
-                           (const void *)bfs_seed_kernel,
-                           (const void *)bfs_level_kernel,
-                           (const void *)bfs_one_seed_kernel,
-                           (const void *)bfs_one_visit_kernel,
-                           (const void *)pr_prepare_kernel,
-                           (const void *)pr_update_kernel};
+  const void *const kernels[] = {(const void *)mask_skip_kernel,     (const void *)mask_bits_kernel,
+                                 (const void *)count_kernel,         (const void *)pack_bits_kernel,
+                                 (const void *)unpack_bits_kernel,   (const void *)bfs_seed_kernel,
+                                 (const void *)bfs_level_kernel,     (const void *)bfs_one_seed_kernel,
+                                 (const void *)bfs_one_visit_kernel, (const void *)pr_prepare_kernel,
+                                 (const void *)pr_update_kernel};
   return load_kernels(kernels, sizeof kernels / sizeof kernels[0]);
 }
 

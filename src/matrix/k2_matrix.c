@@ -180,9 +180,7 @@ GrB_Info k2_matrix_set_bottom_codes(K2_Matrix A, bool keep) {
   k2_tree *t = &A->tree;
   uint64_t *codes = NULL;
   if (keep && t->bottom_codes == NULL && t->n_internal > 0) {
-    static const uint64_t root = 0;
-    info = k2_codes_expand(t->sig, t->level_start, t->top_level, t->top_codes != NULL ? t->top_codes : &root,
-                           t->levels - 1, &codes);
+    info = k2_tree_bottom_codes(t, &codes);
     if (info != GrB_SUCCESS)
       K2_MATRIX_FAIL(A, info, "K2_Matrix_setBottomCodes: no memory for the codes of %llu nodes",
                      (unsigned long long)(t->level_start[t->levels] - t->level_start[t->levels - 1]));

@@ -113,6 +113,9 @@ GrB_Info k2_tree_derive(k2_tree *t, const K2_Format *fmt);
 // Morton codes of every node of level `last` (levels: the leaves), in level order, computed in
 // parallel level by level. *codes_out is malloc'd (at least one slot).
 GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_out);
+// The bottom codes (level levels - 1) of a tree with internal nodes, from its top codes
+// (k2_tree_derive has made them).
+GrB_Info k2_tree_bottom_codes(const k2_tree *t, uint64_t **codes_out);
 // The same from the codes of level `from` (in level order) down to level `last` >= from: the
 // bottom codes of a view that has only its top codes.
 GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint32_t from,

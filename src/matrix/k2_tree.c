@@ -110,6 +110,12 @@ GrB_Info k2_tree_expand_codes(const k2_tree *t, uint32_t last, uint64_t **codes_
   return k2_codes_expand(t->sig, t->level_start, 0, &root, last, codes_out);
 }
 
+GrB_Info k2_tree_bottom_codes(const k2_tree *t, uint64_t **codes_out) {
+  static const uint64_t root = 0;
+  return k2_codes_expand(t->sig, t->level_start, t->top_level, t->top_codes != NULL ? t->top_codes : &root,
+                         t->levels - 1, codes_out);
+}
+
 GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint32_t from,
                          const uint64_t *from_codes, uint32_t last, uint64_t **codes_out) {
   // Two buffers of the widest level, used in turn: one allocation (and one first touch of each
@@ -225,10 +231,7 @@ GrB_Info k2_tree_derive(k2_tree *t, const K2_Format *fmt) {
     }
   }
   if (info == GrB_SUCCESS && fmt->cache_bottom_codes) {
-    static const uint64_t root = 0;
-    info = k2_codes_expand(t->sig, t->level_start, t->top_level,
-                           t->top_codes != NULL ? t->top_codes : &root, t->levels - 1,
-                           &t->bottom_codes);
+    info = k2_tree_bottom_codes(t, &t->bottom_codes);
   }
   if (info != GrB_SUCCESS) {
     free(t->dir);
