@@ -3,8 +3,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The iteration of k2_pagerank.inc on the device: w = t ./ d, r = teleport + w' A, the change
-// sum |t - r|. The scaled out-degrees d and the sinks are computed once on the host (from a
-// graph's cached degrees, else one product, in one pass over its entries) and copied up once;
+// sum |t - r|. The scaled out-degrees d and the sinks are computed once, on the device (one
+// product and a few element-wise calls; past 2^24 vertices, where FP32 sums of ones may round,
+// from the out-degrees on the host, scaled in one pass over their entries and copied up once);
 // the iterations are one call, K2_Device_pagerank (one recorded graph and one wait per
 // iteration), or, where it declines, the same steps one device-vector call each (the host learns
 // the sinks' rank and the change per iteration). The ranks come back once at the end.
@@ -72,6 +73,44 @@ static GrB_Info k2a_pagerank_degrees(GrB_Vector *d, GrB_Vector *sink, GrB_Index 
   return info;
 }
 
+// The same d and sinks computed on the device from A alone, nothing copied up: deg = A * 1 over
+// PLUS_PAIR_FP32 (exact: every degree is an integer below 2^24, n at most 2^24), d = max(deg ./
+// damping, 1 / damping) in FP32 as the host computes it, and the sinks = the full vector with
+// deg's entries removed (assigned an empty vector under deg's structure). dd and dsink are new
+// vectors; *dsink stays NULL where there is no sink. Two scratch vectors of n entries, freed.
+static GrB_Info k2a_pagerank_degrees_device(K2_DeviceVector *dd, K2_DeviceVector *dsink, GrB_Index *nsinks,
+                                            K2_Matrix A, float damping, GrB_Index n, bool gap) {
+  K2_DeviceVector deg = NULL, scalar = NULL, none = NULL;
+  GrB_Index nv = 0;
+  GrB_Info info = K2_DeviceVector_new(&deg, GrB_FP32, n);
+  if (info == GrB_SUCCESS) info = K2_DeviceVector_new(&scalar, GrB_FP32, n);
+  if (info == GrB_SUCCESS) info = K2_DeviceVector_assign_FP64(scalar, NULL, 1.0);
+  if (info == GrB_SUCCESS) info = K2_mxv_device(deg, NULL, GxB_PLUS_PAIR_FP32, A, scalar, NULL);
+  if (info == GrB_SUCCESS) info = K2_DeviceVector_nvals(&nv, deg);
+  if (info == GrB_SUCCESS && !gap && nv < n) {
+    // the sinks: every vertex, less those with an out-degree entry
+    info = K2_DeviceVector_new(&none, GrB_BOOL, n);
+    if (info == GrB_SUCCESS) info = K2_DeviceVector_new(dsink, GrB_BOOL, n);
+    if (info == GrB_SUCCESS) info = K2_DeviceVector_assign_INT64(*dsink, NULL, 1);
+    if (info == GrB_SUCCESS) info = K2_DeviceVector_assign(*dsink, deg, none);
+  }
+  // d = max (deg / damping, 1 / damping), the division and the maximum in FP32
+  if (info == GrB_SUCCESS) info = K2_DeviceVector_assign_FP64(scalar, NULL, (double)damping);
+  if (info == GrB_SUCCESS) info = K2_DeviceVector_eWiseMult(deg, GrB_DIV_FP32, deg, scalar);
+  if (info == GrB_SUCCESS) info = K2_DeviceVector_assign_FP64(scalar, NULL, (double)(1.0f / damping));
+  if (info == GrB_SUCCESS) info = K2_DeviceVector_eWiseAdd(scalar, GrB_MAX_FP32, scalar, deg);
+  if (info == GrB_SUCCESS) {
+    *dd = scalar, scalar = NULL;
+    *nsinks = gap ? 0 : n - nv;
+  } else {
+    K2_DeviceVector_free(dsink);
+  }
+  K2_DeviceVector_free(&deg);
+  K2_DeviceVector_free(&scalar);
+  K2_DeviceVector_free(&none);
+  return info;
+}
+
 GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Matrix A, K2_Graph G,
                             float damping, float tol, int itermax, bool gap, char *msg) {
   GrB_Vector dout = NULL, dout_own = NULL, d = NULL, sink = NULL;
@@ -81,19 +120,23 @@ GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *iters, K2_Mat
   GrB_Index n;
   K2A_STEP("reading the size of A");
   K2A_TRY(K2_Matrix_nrows(&n, A));
-  K2A_STEP("computing the out-degrees");
-  K2A_TRY(k2a_out_degree_k2(&dout, &dout_own, A, G, n));
   GrB_Index nsinks = 0;
-  // d = max (outdegree / damping, 1 / damping): full; the sinks: no out-degree entry
-  K2A_STEP("scaling the out-degrees by the damping factor and finding the vertices without out-edges");
-  K2A_TRY(k2a_pagerank_degrees(&d, gap ? NULL : &sink, &nsinks, dout, damping, n));
-
-  K2A_STEP("copying the scaled degrees and the sinks to the device");
-  K2A_TRY(K2_DeviceVector_new(&dd, GrB_FP32, n));
-  K2A_TRY(K2_DeviceVector_import(dd, d));
-  if (nsinks > 0) {
-    K2A_TRY(K2_DeviceVector_new(&dsink, GrB_BOOL, n));
-    K2A_TRY(K2_DeviceVector_import(dsink, sink));
+  if (n <= ((GrB_Index)1 << 24)) {  // a graph's cached degrees would cost a copy up and more
+    K2A_STEP("computing the scaled out-degrees and the vertices without out-edges on the device");
+    K2A_TRY(k2a_pagerank_degrees_device(&dd, &dsink, &nsinks, A, damping, n, gap));
+  } else {
+    K2A_STEP("computing the out-degrees");
+    K2A_TRY(k2a_out_degree_k2(&dout, &dout_own, A, G, n));
+    // d = max (outdegree / damping, 1 / damping): full; the sinks: no out-degree entry
+    K2A_STEP("scaling the out-degrees by the damping factor and finding the vertices without out-edges");
+    K2A_TRY(k2a_pagerank_degrees(&d, gap ? NULL : &sink, &nsinks, dout, damping, n));
+    K2A_STEP("copying the scaled degrees and the sinks to the device");
+    K2A_TRY(K2_DeviceVector_new(&dd, GrB_FP32, n));
+    K2A_TRY(K2_DeviceVector_import(dd, d));
+    if (nsinks > 0) {
+      K2A_TRY(K2_DeviceVector_new(&dsink, GrB_BOOL, n));
+      K2A_TRY(K2_DeviceVector_import(dsink, sink));
+    }
   }
   K2A_STEP("creating the rank vector on the device");
   K2A_TRY(K2_DeviceVector_new(&r, GrB_FP32, n));
