@@ -12,9 +12,11 @@
 // the run fails otherwise. Graphs with more than --batch-max-n rows (default 2^25) skip the
 // batches: 128 vectors of that length would not fit beside the matrices.
 //   bench_gpu [--csv FILE] [--rmat 20,22,26u] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real]
-//             [--batch-max-n N] [--lean] [--full-blocks] [--fuse on|off] [--configs k2,k2B,k2R]
+//             [--batch-max-n N] [--lean] [--full-blocks] [--leaves 2|4|8|4c|8c] [--fuse on|off]
+//             [--configs k2,k2B,k2R]
 // --full-blocks: every tree built with full blocks (K2_Format.full_blocks), for a comparison
-// with a run without.
+// with a run without. --leaves: the leaf side (default 2), `c` for compressed leaves
+// (K2_Format.leaf_log and compress_leaves; the device holds compressed leaves decoded).
 // --configs: the device configurations to time (default all three; the others print nan).
 // --fuse on|off: tree-only products expand two levels per launch or one (K2_Device_setFusion;
 // the library's default is on).
@@ -196,6 +198,8 @@ static FILE *g_csv;
 static uint64_t g_batch_max_n = UINT64_C(1) << 25;  // --batch-max-n: larger graphs skip batches
 static bool g_config_on[3] = {true, true, true};  // --configs: k2, k2B, k2R
 static bool g_full_blocks;  // --full-blocks: the trees built with full blocks (K2_Format.full_blocks)
+static uint32_t g_leaf_log = 1;   // --leaves: 2x2, 4x4 or 8x8 leaves
+static bool g_compress_leaves;    // --leaves 4c / 8c
 static bool g_lean;  // --lean: only the columns the targets need (no other offsets, small tile,
                      // generic kernel): each recorded CUDA graph of 10^5 tiles costs minutes
 #define SMALL_TILE (UINT64_C(1) << 17)              // the working-set / time trade-off column
@@ -226,6 +230,8 @@ static void bench_graph(graph *g) {
   K2_Format fmt;
   K2_Format_default(&fmt);
   fmt.full_blocks = g_full_blocks;
+  fmt.leaf_log = g_leaf_log;
+  fmt.compress_leaves = g_compress_leaves;
   if (K2_Matrix_new_format(&A, g->n, g->n, &fmt) != GrB_SUCCESS ||
       K2_Matrix_build_32(A, g->I, g->J, g->m) != GrB_SUCCESS) {
     fprintf(stderr, "%s: build failed: %s\n", g->name, K2_error_string());
@@ -440,6 +446,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--no-real")) real = false;
     else if (!strcmp(argv[i], "--lean")) g_lean = true;
     else if (!strcmp(argv[i], "--full-blocks")) g_full_blocks = true;
+    else if (!strcmp(argv[i], "--leaves") && i + 1 < argc) {
+      const char *v = argv[++i];
+      g_leaf_log = v[0] == '2' ? 1 : v[0] == '4' ? 2 : v[0] == '8' ? 3 : 0;
+      g_compress_leaves = v[0] != '\0' && v[1] == 'c';
+      if (g_leaf_log == 0 || (g_compress_leaves && g_leaf_log == 1) || v[1 + g_compress_leaves] != '\0') {
+        fprintf(stderr, "--leaves: 2, 4, 8, 4c or 8c, not %s\n", v);
+        return 2;
+      }
+    }
     else if (!strcmp(argv[i], "--fuse") && i + 1 < argc)  // k²: two levels per expand step
       K2_Device_setFusion(!strcmp(argv[++i], "on"));
     else if (!strcmp(argv[i], "--configs") && i + 1 < argc) {
@@ -450,7 +465,7 @@ int main(int argc, char **argv) {
     }
     else if (!strcmp(argv[i], "--batch-max-n") && i + 1 < argc) g_batch_max_n = (uint64_t)strtod(argv[++i], NULL);
     else {
-      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--full-blocks] [--fuse on|off] [--configs k2,k2B,k2R]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--csv FILE] [--rmat 18,20,22] [--grid SIDE] [--web N,N] [--graphs a,b] [--no-real] [--batch-max-n N] [--lean] [--full-blocks] [--leaves 2|4|8|4c|8c] [--fuse on|off] [--configs k2,k2B,k2R]\n", argv[0]);
       return 2;
     }
   }

@@ -47,7 +47,10 @@ const char *K2_info_name(GrB_Info info);
 //==============================================================================================
 
 typedef struct {
-  uint32_t leaf_log;        // leaves are 2^leaf_log x 2^leaf_log cells: 1 (2x2), 2 (4x4), 3 (8x8)
+  uint32_t leaf_log;        // leaves are 2^leaf_log x 2^leaf_log cells: 1 (2x2), 2 (4x4), 3 (8x8).
+                            // The CUDA engine holds every tree with 2x2 leaves (larger ones
+                            // split once, kept in K2_Matrix_memoryUsage's cache): its products
+                            // from 4x4 leaves took 1.2-2.9x longer (docs/benchmarks.md)
   uint32_t directory_log;   // 0 (default): the directory of first-child offsets sized from the
                             // tree; 4..30: a sample every 2^directory_log internal nodes
   uint32_t top_max_log;     // 0 (default): the top level sized from the tree; 1..30: the
@@ -77,13 +80,14 @@ typedef struct {
                             // plain 2x2 leaves (docs/graphs.md); the OpenMP engine's products
                             // take 0.83-1.09x the plain 2x2 tree's time there (their runs of
                             // leaves decoded eight at a time with AVX2 and BMI2, a few rank
-                            // steps a leaf without). The CUDA engine holds them decoded
+                            // steps a leaf without). The CUDA engine holds them decoded,
+                            // split into 2x2 leaves
   bool full_blocks;         // mark an internal node whose whole block is ones (cliques, dense
                             // blocks) as full, with signature 0, and store nothing below it. A
                             // block that crosses the matrix's border is never full. A file then
                             // has format version 4 (docs/k2-format.md). Every engine, query and
                             // extraction reads the marks; the CUDA engine holds the tree
-                            // expanded to plain nodes
+                            // expanded to plain nodes of 2x2 leaves
 } K2_Format;
 
 // The defaults: 2x2 leaves, directory and top level sized from the tree, no cached bottom codes,

@@ -152,7 +152,7 @@ GrB_Info K2_Matrix_upload(K2_Matrix A, K2_DeviceConfig config) {
     K2_MATRIX_FAIL(A, GrB_NOT_IMPLEMENTED, "K2_Matrix_upload: no CUDA device (or built without CUDA)");
   info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  k2_view v;  // full blocks: the device holds them expanded
+  k2_view v;  // the device holds a plain tree of 2x2 leaves (k2_matrix_plain_view)
   if ((info = k2_matrix_plain_view(A, &v)) != GrB_SUCCESS) return k2_error_to_obj(A->error, sizeof A->error, info);
   const k2_upload_need need = {&v, k2_cuda_resolve_config(&v, (int)config)};
   void *device = NULL;
@@ -205,7 +205,7 @@ GrB_Info K2_Matrix_deviceBytes(K2_DeviceBytes *bytes, K2_Matrix A, K2_DeviceConf
   P.y_skip = (flags & K2_DEVICE_Y_SKIP) ? &flag_byte : NULL;
   info = k2_matrix_wait(A);
   if (info != GrB_SUCCESS) return info;
-  k2_view v;  // full blocks: the device holds them expanded (made before the lock, which it takes)
+  k2_view v;  // the device holds a plain tree of 2x2 leaves (made before the lock, which it takes)
   if ((info = k2_matrix_plain_view(A, &v)) != GrB_SUCCESS) return k2_error_to_obj(A->error, sizeof A->error, info);
   // under the lock: the resident copy, whose plan the estimate reuses, stays while it is read
   pthread_mutex_lock(&A->lock);

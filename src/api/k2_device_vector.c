@@ -650,7 +650,7 @@ static GrB_Info k2_dvec_resident(void **device, k2_view *view, K2_Matrix A, cons
     *device = k2_slot_get(A, K2_SLOT_CUDA);
     if (*device == NULL) K2_FAIL(GrB_PANIC, "%s: A has no device copy after its upload", fn);
   }
-  return k2_matrix_plain_view(A, view);  // full blocks: the device holds them expanded
+  return k2_matrix_plain_view(A, view);  // the device holds a plain tree of 2x2 leaves
 }
 
 // vxm: u enters as a row (the matrix is the multiply's second operand); batch (K2_mxm_device):

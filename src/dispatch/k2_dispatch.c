@@ -108,12 +108,12 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
   for (int i = 0; i < n; i++) {
     const k2_engine *e = order[i];
     int rc = K2_DECLINED;
-    // an engine that reads plain trees gets a tree with full blocks expanded (made once per
-    // tree); where the expansion fails, the next engine runs
+    // an engine that reads plain trees gets a tree with full blocks expanded and leaves split
+    // to 2x2 (made once per tree); where that fails, the next engine runs
     k2_view ev;
     const k2_view *ve = &v;
     bool unexpanded = false;
-    if (e->plain_trees && v.n_full > 0 && e->available(why, sizeof why)) {
+    if (e->plain_trees && (v.n_full > 0 || v.leaf_log > 1) && e->available(why, sizeof why)) {
       if (k2_matrix_plain_view(A, &ev) == GrB_SUCCESS) {
         ve = &ev;
       } else {

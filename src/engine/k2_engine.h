@@ -32,7 +32,7 @@ typedef struct {
   int id;                    // K2_ENGINE_ID_*
   int slot;                  // the matrix slot of its state (k2_slot_id), or -1: none
   const k2_slot_ops *ops;    // how the matrix frees and sizes that state
-  bool plain_trees;          // reads trees without full blocks only: dispatch hands it their expansion
+  bool plain_trees;          // reads plain trees of 2x2 leaves only: dispatch hands it k2_matrix_plain_view
   // Is the engine usable at all here (built, a device present)? false: why (a message).
   bool (*available)(char *why, size_t len);
   // Does it take this product? false: why.

@@ -226,9 +226,10 @@ void k2_matrix_set_weight(K2_Matrix A, double w);
 // Bytes held by A, by part.
 void k2_matrix_memory(K2_MemoryUsage *u, K2_Matrix A);
 
-// The view of A's tree for code that reads plain trees only (the CUDA engine): the tree's own
-// without full blocks, else the view of its expansion (k2_tree_expand_full), made once and kept
-// in a slot of A until the tree changes. Takes A's lock when it expands: not under it. The
+// The view of A's tree for code that reads plain trees of 2x2 leaves only (the CUDA engine):
+// the tree's own when it is one, else the view of the same matrix as one (full blocks expanded
+// by k2_tree_expand_full, larger or compressed leaves split into 2x2 leaves), made once and
+// kept in a slot of A until the tree changes. Takes A's lock when it builds: not under it. The
 // error of the expansion (out of memory, over K2_FULL_EXPAND_MAX_BYTES) otherwise.
 GrB_Info k2_matrix_plain_view(K2_Matrix A, k2_view *v);
 

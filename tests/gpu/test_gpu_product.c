@@ -317,8 +317,9 @@ static void test_compressed_leaves(void **state) {
   k2_coo_free(&L);
 }
 
-// Full blocks (K2_Format.full_blocks): the device holds the tree expanded to plain nodes (made
-// by the dispatch from the marks); every native semiring, both directions, dense and sparse
+// Full blocks (K2_Format.full_blocks): the device holds the tree expanded to plain nodes of 2x2
+// leaves (made by the dispatch from the marks, larger leaves split, compressed ones decoded), in
+// every configuration, the row blocks included; every native semiring, both directions, dense and sparse
 // inputs, on the CUDA engine against the reference engine reading the marks, for each device
 // configuration. Values k/8: exact sums in any order.
 static GrB_Vector full_blocks_u(GrB_Type t, uint64_t n, bool sparse) {
@@ -382,15 +383,18 @@ static void test_full_blocks(void **state) {
       }
   L.nvals = k;
   const K2_DeviceConfig configs[3] = {K2_DEVICE_TREE_ONLY, K2_DEVICE_BOTTOM, K2_DEVICE_ROWS};
-  for (uint32_t leaf_log = 1; leaf_log <= 3; leaf_log++) {
+  // 2x2, 4x4 and 8x8 leaves, then 4x4 and 8x8 compressed
+  for (int variant = 0; variant < 5; variant++) {
+    const uint32_t leaf_log = (uint32_t)(variant % 3 + 1) + (variant >= 3);
     K2_Format fmt;
     K2_Format_default(&fmt);
     fmt.leaf_log = leaf_log;
     fmt.full_blocks = true;
+    fmt.compress_leaves = variant >= 3;
     K2_Matrix A = k2_test_matrix(&L, &fmt);
     assert_true(A->tree.n_full > 0);
     for (int ci = 0; ci < 3; ci++) {
-      if (configs[ci] == K2_DEVICE_ROWS && leaf_log != 1) continue;  // row blocks: 2x2 leaves
+      // every configuration, the row blocks too: the device holds the tree with 2x2 leaves
       K2_ASSERT_OK(K2_Matrix_upload(A, configs[ci]));
       for (int si = 0; si < n_sr; si++) {
         if (g_quick && si % 5 != 0) continue;
@@ -1237,9 +1241,9 @@ static void test_real_graphs(void **state) {
 }
 
 // The default configuration of AUTO uploads (K2_Device_setConfig): a K2_mxv through the bridge,
-// CUDA engine in strict mode, uploads the matrix lazily as row blocks and gives the row counts;
-// a tree with 4x4 leaves falls back to the AUTO rule (its cached bottom codes); bad values are
-// refused and leave the setting as it was.
+// CUDA engine in strict mode, uploads the matrix lazily as row blocks and gives the row counts,
+// from 2x2 leaves and from 4x4 ones, plain or compressed (the device holds them split into 2x2
+// leaves); bad values are refused and leave the setting as it was.
 static void test_default_config(void **state) {
   (void)state;
   // AUTO unless K2GRB_DEVICE_CONFIG set it (the suite runs once with rows)
@@ -1262,10 +1266,11 @@ static void test_default_config(void **state) {
   for (uint64_t e = 0; e < L.nvals; e++) deg[L.I[e]] += 1.0f;
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
   K2_ASSERT_OK(K2_set_strict(true));
-  for (uint32_t leaf_log = 1; leaf_log <= 2; leaf_log++) {
+  for (int variant = 0; variant < 3; variant++) {  // 2x2 leaves, 4x4, 4x4 compressed
     K2_Format fmt;
     K2_Format_default(&fmt);
-    fmt.leaf_log = leaf_log;
+    fmt.leaf_log = variant == 0 ? 1 : 2;
+    fmt.compress_leaves = variant == 2;
     fmt.cache_bottom_codes = true;
     K2_Matrix A = k2_test_matrix(&L, &fmt);
     GrB_Vector u = NULL, w = NULL;
@@ -1276,7 +1281,7 @@ static void test_default_config(void **state) {
     K2_ASSERT_OK(K2_mxv(w, NULL, NULL, GrB_PLUS_TIMES_SEMIRING_FP32, A, u, NULL));
     assert_int_equal(K2_last_engine(), K2_ENGINE_CUDA);
     assert_non_null(k2_slot_get(A, K2_SLOT_CUDA));
-    const int want = leaf_log == 1 ? K2_CUDA_CONFIG_ROWS : K2_CUDA_CONFIG_BOTTOM;
+    const int want = K2_CUDA_CONFIG_ROWS;
     assert_int_equal(k2_cuda_device_config(k2_slot_get(A, K2_SLOT_CUDA)), want);
     // deviceBytes with AUTO describes the resident copy; an explicit AUTO upload keeps it
     K2_DeviceBytes auto_b, want_b;
