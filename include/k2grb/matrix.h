@@ -50,7 +50,7 @@ typedef struct {
   uint32_t leaf_log;        // leaves are 2^leaf_log x 2^leaf_log cells: 1 (2x2), 2 (4x4), 3 (8x8).
                             // The CUDA engine holds every tree with 2x2 leaves (larger ones
                             // split once, kept in K2_Matrix_memoryUsage's cache): its products
-                            // from 4x4 leaves took 1.2-2.9x longer (docs/benchmarks.md)
+                            // from 4x4 leaves took 1.2-3.4x longer (docs/benchmarks.md)
   uint32_t directory_log;   // 0 (default): the directory of first-child offsets sized from the
                             // tree; 4..30: a sample every 2^directory_log internal nodes
   uint32_t top_max_log;     // 0 (default): the top level sized from the tree; 1..30: the
@@ -78,7 +78,7 @@ typedef struct {
                             // has format version 3 (docs/k2-format.md). With 4x4 leaves
                             // cnr-2000 and uk-2007-05@100000 take 26% and 31% less than with
                             // plain 2x2 leaves (docs/graphs.md); the OpenMP engine's products
-                            // take 0.83-1.09x the plain 2x2 tree's time there (their runs of
+                            // take 0.90-1.02x the plain 2x2 tree's time there (their runs of
                             // leaves decoded eight at a time with AVX2 and BMI2, a few rank
                             // steps a leaf without). The CUDA engine holds them decoded,
                             // split into 2x2 leaves

@@ -2,7 +2,7 @@
 // (the CUDA engine): the tree itself, or when it has full blocks or larger leaves (4x4, 8x8,
 // plain or compressed) the same matrix as a plain tree of 2x2 leaves, kept in a slot of the
 // matrix until the tree changes (and counted in K2_Matrix_memoryUsage's cache). On the H200
-// every product of cnr-2000 and uk-2007-05@100000 took 1.2-2.9x longer from 4x4 leaves than
+// every product of cnr-2000 and uk-2007-05@100000 took 1.2-3.4x longer from 4x4 leaves than
 // from 2x2 ones (docs/benchmarks.md), and the row blocks need 2x2 leaves.
 // SPDX-License-Identifier: Apache-2.0
 #include <stdlib.h>
