@@ -74,7 +74,8 @@ typedef struct {
   bool compress_leaves;     // store the leaves through a vocabulary of their distinct bitmaps,
                             // sorted by frequency, each leaf the rank of its bitmap as a
                             // directly addressable code (the compressed-leaf k²-tree of
-                            // Brisaboa, Ladra and Navarro): needs leaf_log 2 or 3. A file then
+                            // Brisaboa, Ladra and Navarro), where that takes fewer words than
+                            // the bitmaps (else they stay plain): needs leaf_log 2 or 3. A file then
                             // has format version 3 (docs/k2-format.md). With 4x4 leaves
                             // cnr-2000 and uk-2007-05@100000 take 26% and 31% less than with
                             // plain 2x2 leaves (docs/graphs.md); the OpenMP engine's products

@@ -150,7 +150,8 @@ GrB_Info k2_leafc_open(k2_leafc *c, const uint64_t *words, uint64_t n_words, uin
 GrB_Info k2_leafc_check(const k2_leafc *c);
 // Bytes of the vocabulary (the rest of the array is the codes and their header).
 uint64_t k2_leafc_vocab_bytes(const k2_leafc *c);
-// Turn the plain leaves of t into compressed ones (the plain array is freed).
+// Turn the plain leaves of t into compressed ones (the plain array is freed), unless the codes
+// would take as many words as the bitmaps or more: then t keeps its plain leaves.
 GrB_Info k2_tree_compress_leaves(k2_tree *t);
 
 // ---- full blocks (src/matrix/k2_full.c) ---------------------------------------------------

@@ -23,6 +23,12 @@ GrB_Info k2_tree_compress_leaves(k2_tree *t) {
   uint64_t *codes, n_words;
   GrB_Info info = k2_leafc_encode(&codes, &n_words, t->leaves, t->n_leaves, 1u << (2 * t->leaf_log));
   if (info != GrB_SUCCESS || codes == NULL) return info;  // no leaves: nothing to compress
+  if (n_words >= k2_tree_plain_leaf_words(t->n_leaves, t->leaf_log)) {
+    // the vocabulary and code tables cost more than the leaves they replace (a few leaves): the
+    // bitmaps stay, as for an empty tree, so that the option never makes a tree larger
+    free(codes);
+    return GrB_SUCCESS;
+  }
   info = k2_leafc_open(&t->lc, codes, n_words, t->n_leaves, 1u << (2 * t->leaf_log));
   if (info != GrB_SUCCESS) {
     free(codes);

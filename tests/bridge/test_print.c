@@ -134,6 +134,24 @@ static K2_Matrix small_matrix_compressed(void) {
   return A;
 }
 
+// The identity of side 1024 with compressed 4x4 leaves: 256 leaves of one pattern, whose codes
+// take fewer words than the bitmaps (the small matrix's do not: it keeps them plain).
+static K2_Matrix identity_compressed(void) {
+  enum { N = 1024 };
+  GrB_Index *I = malloc(N * sizeof *I);
+  assert_non_null(I);
+  for (GrB_Index i = 0; i < N; i++) I[i] = i;
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.leaf_log = 2;
+  fmt.compress_leaves = true;
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new_format(&A, N, N, &fmt));
+  K2_ASSERT_OK(K2_Matrix_build(A, I, I, N));
+  free(I);
+  return A;
+}
+
 static const char *small_entries =
     "    (0,1)\n    (0,3)\n    (1,4)\n    (2,2)\n    (3,0)\n    (3,4)\n";
 
@@ -154,14 +172,22 @@ static void test_print_levels(void **state) {
   s = print_to_string(&info, A, "A", GxB_SILENT);
   K2_ASSERT_OK(info);
   assert_string_equal(s, "");
-  K2_Matrix C = small_matrix_compressed();  // a third header line, the same entries
+  K2_Matrix C = small_matrix_compressed();  // too few leaves for codes: plain, the same entries
   free(s);
   s = print_to_string(&info, C, "C", GxB_SHORT);
   K2_ASSERT_OK(info);
   K2_MemoryUsage cm;
   K2_ASSERT_OK(K2_Matrix_memoryUsage(&cm, C));
-  assert_true(cm.leaf_patterns > 0);
+  assert_int_equal(cm.leaf_patterns, 0);
   assert_string_equal(check_header(s, C, "C"), small_entries);
+  K2_ASSERT_OK(K2_Matrix_free(&C));
+  free(s);
+  C = identity_compressed();  // compressed leaves: a third header line
+  s = print_to_string(&info, C, "C", GxB_SUMMARY);
+  K2_ASSERT_OK(info);
+  K2_ASSERT_OK(K2_Matrix_memoryUsage(&cm, C));
+  assert_int_equal(cm.leaf_patterns, 1);
+  assert_string_equal(check_header(s, C, "C"), "");
   K2_ASSERT_OK(K2_Matrix_free(&C));
   free(s);
   // no name: K2_Matrix_print

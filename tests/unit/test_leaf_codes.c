@@ -40,6 +40,16 @@ static void assert_equal_matrices(K2_Matrix A, K2_Matrix B) {
   assert_true(eq);
 }
 
+// Whether a tree with these plain leaves is stored with compressed ones: only where the codes
+// take fewer words than the bitmaps.
+static bool codes_pay(const k2_tree *plain) {
+  uint64_t *codes = NULL, words = 0;
+  K2_ASSERT_OK(k2_leafc_encode(&codes, &words, plain->leaves, plain->n_leaves, 1u << (2 * plain->leaf_log)));
+  const bool pays = codes != NULL && words < k2_tree_plain_leaf_words(plain->n_leaves, plain->leaf_log);
+  free(codes);
+  return pays;
+}
+
 static void check_same(const k2_coo_list *L, uint32_t leaf_log, k2_rng *rng) {
   K2_Matrix P = build(L, leaf_log, false), C = build(L, leaf_log, true);
   k2_coo_list canon = *L;
@@ -52,7 +62,11 @@ static void check_same(const k2_coo_list *L, uint32_t leaf_log, k2_rng *rng) {
   assert_equal_matrices(P, C);
   K2_MemoryUsage u;
   K2_ASSERT_OK(K2_Matrix_memoryUsage(&u, C));
-  if (canon.nvals > 0) assert_true(u.leaf_patterns > 0 && u.leaf_vocabulary > 0);
+  // compressed where that is smaller, else the plain bitmaps: never larger than the plain tree
+  const bool pays = codes_pay(&P->tree);
+  assert_int_equal(C->tree.leaf_codes != NULL, pays);
+  if (pays) assert_true(u.leaf_patterns > 0 && u.leaf_vocabulary > 0);
+  assert_true(k2_tree_core_bytes(&C->tree) <= k2_tree_core_bytes(&P->tree));
   // single entries and neighbours
   for (int k = 0; k < 200; k++) {
     uint64_t i = k2_rng_below(rng, L->nrows), j = k2_rng_below(rng, L->ncols);
@@ -88,7 +102,8 @@ static void check_same(const k2_coo_list *L, uint32_t leaf_log, k2_rng *rng) {
     }
   }
   K2_ASSERT_OK(K2_Matrix_wait(D));
-  assert_true(D->tree.n_leaves == 0 || D->tree.leaf_codes != NULL);
+  K2_ASSERT_OK(K2_Matrix_wait(P));
+  assert_int_equal(D->tree.leaf_codes != NULL, codes_pay(&P->tree));
   assert_equal_matrices(D, P);
   K2_Matrix_free(&D);
   K2_Matrix_free(&P);
