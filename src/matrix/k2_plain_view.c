@@ -107,29 +107,30 @@ static bool k2_plain_ready(const void *state, const void *arg) {
 // The full blocks expanded (k2_tree_expand_full), then the leaves halved until they are 2x2.
 static int k2_plain_build(void **state, const void *arg) {
   const K2_Matrix A = (K2_Matrix)arg;
-  k2_tree *t = calloc(1, sizeof *t);
+  k2_tree *t = calloc(1, sizeof *t);  // zeroed: k2_tree_clear frees nothing until it holds a tree
   if (t == NULL) return (int)k2_error_set(GrB_OUT_OF_MEMORY, "no memory for the plain tree");
+  const k2_tree *src = &A->tree;
   GrB_Info info = GrB_SUCCESS;
-  bool own = false, split = false;  // t holds a tree; it has split leaves (not derived yet)
   if (A->tree.n_full > 0) {
     info = k2_tree_expand_full(t, &A->tree, &A->fmt);
-    own = info == GrB_SUCCESS;
+    src = t;
   }
-  while (info == GrB_SUCCESS && (own ? t->leaf_log : A->tree.leaf_log) > 1) {
+  bool split = false;
+  while (info == GrB_SUCCESS && src->leaf_log > 1) {
     k2_tree next;
-    info = k2_plain_split_leaves(&next, own ? t : &A->tree);
-    if (own) k2_tree_clear(t);
-    if (info == GrB_SUCCESS) *t = next, own = split = true;
+    info = k2_plain_split_leaves(&next, src);
+    k2_tree_clear(t);
+    if (info == GrB_SUCCESS) *t = next, src = t, split = true;
   }
   if (info == GrB_SUCCESS && split) {
-    K2_Format f = A->fmt;
-    f.leaf_log = t->leaf_log;
+    K2_Format f = A->fmt;  // the split tree's directory and top codes
+    f.leaf_log = 1;
     f.full_blocks = false;
     f.compress_leaves = false;
     info = k2_tree_derive(t, &f);
   }
   if (info != GrB_SUCCESS) {
-    if (own) k2_tree_clear(t);
+    k2_tree_clear(t);
     free(t);
     return (int)info;
   }
