@@ -79,7 +79,7 @@ typedef struct {
                             // has format version 3 (docs/k2-format.md). With 4x4 leaves
                             // cnr-2000 and uk-2007-05@100000 take 26% and 31% less than with
                             // plain 2x2 leaves (docs/graphs.md); the OpenMP engine's products
-                            // take 0.90-1.02x the plain 2x2 tree's time there (their runs of
+                            // take 0.86-1.01x the plain 2x2 tree's time there (their runs of
                             // leaves decoded eight at a time with AVX2 and BMI2, a few rank
                             // steps a leaf without). The CUDA engine holds them decoded,
                             // split into 2x2 leaves
