@@ -2,14 +2,14 @@
 // K2_DeviceVector, include/k2grb/device.h).
 // SPDX-License-Identifier: Apache-2.0
 //
-// Up to 64 sources: K2_Device_bfsLevels, the frontiers and visited sets as words of bits, one
-// call. More (or where that call declines): the steps of k2_msbfs.inc, each on the device: the
-// n x B frontier F and distance matrix D are batches of B vectors, and each level is one batched
-// product of the tree, F<!D> = A' F (or A F), LOR.LAND, followed by D<F> = k. Per level the host
-// learns the new frontiers' size, which the product returns; the distances come back once at the
-// end. The caller takes this path only
-// for an edge weight that is true as a BOOL, where every entry of a product is true, so the
-// host's selection of the true entries keeps them all.
+// Up to 64 sources: K2_Device_bfsLevelsMatrix, the frontiers and visited sets as words of bits
+// and the levels as bytes, one call. More (or where that call declines): the steps of
+// k2_msbfs.inc, each on the device: the n x B frontier F and distance matrix D are batches of B
+// vectors, and each level is one batched product of the tree, F<!D> = A' F (or A F), LOR.LAND,
+// followed by D<F> = k. Per level the host learns the new frontiers' size, which the product
+// returns; the distances come back once at the end. The caller takes this path only for an edge
+// weight that is true as a BOOL, where every entry of a product is true, so the host's selection
+// of the true entries keeps them all.
 #include "k2_alg_internal.h"
 
 #define K2A_FN "K2_msbfs"
@@ -33,16 +33,10 @@ GrB_Info k2_msbfs_device(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources
   GrB_Descriptor desc = reverse ? GrB_DESC_RSC : GrB_DESC_RSCT0;
   if (nsources <= 64) {  // the frontiers as words of bits, the whole run in one call
     K2A_STEP("running the BFS levels on the device");
-    K2A_TRY(K2_DeviceVector_newBatch(&D, GrB_INT32, n, nsources));
-    GrB_Info info = K2_Device_bfsLevels(D, A, sources, nsources, reverse ? NULL : GrB_DESC_T0);
-    if (info == GrB_SUCCESS) {
-      K2A_STEP("copying the distances from the device");
-      K2A_TRY(K2_DeviceVector_exportMatrix(dist, D));
-      K2A_FREE_ALL;
-      return GrB_SUCCESS;
-    }
-    if (info != GrB_NOT_IMPLEMENTED) K2A_CHECK(info, "K2_Device_bfsLevels");
-    K2A_TRY(K2_DeviceVector_free(&D));  // declined (row blocks): one product per level below
+    GrB_Info info = K2_Device_bfsLevelsMatrix(dist, A, sources, nsources, reverse ? NULL : GrB_DESC_T0);
+    if (info == GrB_SUCCESS) return GrB_SUCCESS;
+    if (info != GrB_NOT_IMPLEMENTED) K2A_CHECK(info, "K2_Device_bfsLevelsMatrix");
+    // declined (row blocks): one product per level below
   }
   K2A_STEP("creating the frontiers and the distances on the device");
   K2A_TRY(GrB_Matrix_new(&F0, GrB_BOOL, n, nsources));

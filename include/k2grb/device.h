@@ -177,6 +177,14 @@ GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_
 // left empty by a device fault during the run.
 GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
                              const GrB_Descriptor desc);
+// The same search with its result on the host: *dist = a new n x nsources INT32 GrB_Matrix of
+// the levels. On the device the levels take one byte per (vertex, source) instead of a batch's
+// five (an INT32 and its presence), so the search needs 24 + nsources bytes per vertex beside
+// the tree; every 254 levels, and at the end, those bytes come back and are cleared (a search of
+// L levels copies n x nsources bytes ceil(L / 254) times). Arguments as K2_Device_bfsLevels;
+// *dist is unchanged by any failure.
+GrB_Info K2_Device_bfsLevelsMatrix(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                                   const GrB_Descriptor desc);
 
 // A BFS from one vertex, whole on the device (LAGraph's BFS: levels and parents): level(i) = the
 // number of edges on a shortest path from source to i, parent(i) = the vertex before i on one

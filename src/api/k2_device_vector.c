@@ -9,6 +9,7 @@
 // otherwise, so a loop that only needs its frontier's size never reads a vector back. A batch
 // (width B > 1) is B vectors of `rows` entries side by side, row-major (entry (i, b) at i*B + b,
 // the layout of the engines' batches): to the element-wise kernels it is a vector of rows*B.
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -786,17 +787,15 @@ GrB_Info K2_mxm_device(K2_DeviceVector C, const K2_DeviceVector mask, const GrB_
   return k2_bridge_done("K2_mxm_device", k2_dvec_product("K2_mxm_device", C, mask, semiring, A, B, desc, false, true));
 }
 
-GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
-                             const GrB_Descriptor desc) {
-  const char *fn = "K2_Device_bfsLevels";
-  k2_error_clear();
-  k2_api_set_path(K2_PATH_NONE);
-  K2_DVEC_CHECK(dist, fn, "dist");
+// The arguments of a bitwise multi-source BFS (A, the sources, the descriptor: *tran0 whether
+// the paths follow out-edges), then A's resident copy for it.
+static GrB_Info k2_dvec_levels_args(K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                                    const GrB_Descriptor desc, const char *fn, bool *tran0) {
   GrB_Info info = k2_api_check_matrix(A, fn);
   if (info != GrB_SUCCESS) return info;
   if (sources == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: sources is NULL", fn);
-  bool replace, comp, structure, tran0, tran1;
-  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, &tran0, &tran1)) != GrB_SUCCESS) return info;
+  bool replace, comp, structure, tran1;
+  if ((info = k2_bridge_desc_read(desc, &replace, &comp, &structure, tran0, &tran1)) != GrB_SUCCESS) return info;
   const GrB_Index n = A->tree.nrows;
   if (A->tree.ncols != n)
     K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: A is %llu x %llu, not square", fn, (unsigned long long)n,
@@ -804,15 +803,36 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
   if (nsources == 0 || nsources > 64)
     K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: %llu sources; the device BFS takes 1 to 64 (K2_mxm_device runs more)", fn,
             (unsigned long long)nsources);
-  if (dist->type != K2_T_INT32 || dist->rows != n || dist->width != nsources)
-    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: dist must be an INT32 batch of %llu x %llu, not a %s batch of %llu x %llu",
-            fn, (unsigned long long)n, (unsigned long long)nsources, k2_type_name(dist->type),
-            (unsigned long long)dist->rows, (unsigned long long)dist->width);
   for (GrB_Index b = 0; b < nsources; b++)
     if (sources[b] >= n)
       K2_FAIL(GrB_INVALID_INDEX, "%s: sources[%llu] = %llu is not a vertex of A (0 .. %llu)", fn,
               (unsigned long long)b, (unsigned long long)sources[b], (unsigned long long)n - 1);
   if (n > INT32_MAX) K2_FAIL(GrB_NOT_IMPLEMENTED, "%s: levels are INT32, A has %llu vertices", fn, (unsigned long long)n);
+  return GrB_SUCCESS;
+}
+
+static void k2_dvec_levels_done(const char *fn, GrB_Index nsources, bool tran0, uint64_t reached) {
+  k2_api_set_path(K2_PATH_NATIVE_GPU);
+  k2_dispatch_set_last(K2_ENGINE_CUDA);
+  if (k2_api_burble())
+    k2_api_say(fn, K2_PATH_NATIVE_GPU, "%llu sources along the %s-edges as words of bits: %llu entries",
+               (unsigned long long)nsources, tran0 ? "out" : "in", (unsigned long long)reached);
+}
+
+GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                             const GrB_Descriptor desc) {
+  const char *fn = "K2_Device_bfsLevels";
+  k2_error_clear();
+  k2_api_set_path(K2_PATH_NONE);
+  K2_DVEC_CHECK(dist, fn, "dist");
+  bool tran0 = false;
+  GrB_Info info = k2_dvec_levels_args(A, sources, nsources, desc, fn, &tran0);
+  if (info != GrB_SUCCESS) return info;
+  const GrB_Index n = A->tree.nrows;
+  if (dist->type != K2_T_INT32 || dist->rows != n || dist->width != nsources)
+    K2_FAIL(GrB_DIMENSION_MISMATCH, "%s: dist must be an INT32 batch of %llu x %llu, not a %s batch of %llu x %llu",
+            fn, (unsigned long long)n, (unsigned long long)nsources, k2_type_name(dist->type),
+            (unsigned long long)dist->rows, (unsigned long long)dist->width);
   void *device = NULL;
   k2_view view;
   if ((info = k2_dvec_resident(&device, &view, A, fn)) != GrB_SUCCESS) return info;
@@ -829,11 +849,88 @@ GrB_Info K2_Device_bfsLevels(K2_DeviceVector dist, K2_Matrix A, const GrB_Index 
   if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
   dist->nvals = reached;
   dist->nvals_known = true;
-  k2_api_set_path(K2_PATH_NATIVE_GPU);
-  k2_dispatch_set_last(K2_ENGINE_CUDA);
-  if (k2_api_burble())
-    k2_api_say(fn, K2_PATH_NATIVE_GPU, "%llu sources along the %s-edges as words of bits: %llu entries",
-               (unsigned long long)nsources, tran0 ? "out" : "in", (unsigned long long)reached);
+  k2_dvec_levels_done(fn, nsources, tran0, reached);
+  return GrB_SUCCESS;
+}
+
+// K2_Device_bfsLevelsMatrix's result on the host: the INT32 values and presence of an n x B
+// BitmapR matrix, filled span by span from the engine's level bytes.
+typedef struct {
+  int32_t *X;
+  int8_t *Bm;
+} k2_dvec_levels_host;
+
+// Pairs per decoding thread at least: below that a parallel region (its team woken next to
+// GraphBLAS's) costs more than the loop, which takes about 0.15 ms per million pairs on one core.
+#define K2_DVEC_LEVELS_PART ((int64_t)1 << 18)
+
+static void k2_dvec_levels_span(void *ctx, const uint8_t *levels, uint64_t first, uint64_t count, int32_t base) {
+  k2_dvec_levels_host *h = ctx;
+  int32_t *X = h->X + first;
+  int8_t *Bm = h->Bm + first;
+  const int64_t total = (int64_t)count, most = omp_in_parallel() ? 1 : omp_get_max_threads();
+  int64_t parts = total / K2_DVEC_LEVELS_PART;
+  parts = parts < 1 ? 1 : parts > most ? most : parts;
+  if (base == 0) {  // the first span: every pair, reached or not
+#pragma omp parallel for schedule(static) num_threads((int)parts) if (parts > 1)
+    for (int64_t k = 0; k < total; k++) {
+      const uint8_t v = levels[k];
+      X[k] = v != 0xFF ? (int32_t)v : 0;
+      Bm[k] = v != 0xFF;
+    }
+  } else {  // a later span: its pairs only (each pair is reached in one span)
+#pragma omp parallel for schedule(static) num_threads((int)parts) if (parts > 1)
+    for (int64_t k = 0; k < total; k++) {
+      const uint8_t v = levels[k];
+      if (v == 0xFF) continue;
+      X[k] = base + (int32_t)v;
+      Bm[k] = 1;
+    }
+  }
+}
+
+GrB_Info K2_Device_bfsLevelsMatrix(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
+                                   const GrB_Descriptor desc) {
+  const char *fn = "K2_Device_bfsLevelsMatrix";
+  k2_error_clear();
+  k2_api_set_path(K2_PATH_NONE);
+  if (dist == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: dist is NULL", fn);
+  bool tran0 = false;
+  GrB_Info info = k2_dvec_levels_args(A, sources, nsources, desc, fn, &tran0);
+  if (info != GrB_SUCCESS) return info;
+  const GrB_Index n = A->tree.nrows;
+  if (n > SIZE_MAX / 4 / nsources) K2_FAIL(GrB_OUT_OF_MEMORY, "%s: %llu x %llu levels do not fit in memory", fn,
+                                           (unsigned long long)n, (unsigned long long)nsources);
+  void *device = NULL;
+  k2_view view;
+  if ((info = k2_dvec_resident(&device, &view, A, fn)) != GrB_SUCCESS) return info;
+  const size_t entries = (size_t)n * nsources;
+  k2_dvec_levels_host h = {malloc(entries * sizeof(int32_t) + 1), malloc(entries + 1)};
+  GrB_Matrix M = NULL;
+  uint64_t reached = 0;
+  if (h.X == NULL || h.Bm == NULL) {
+    info = k2_error_set_at(__FILE__, __LINE__, GrB_OUT_OF_MEMORY, "%s: out of memory for %llu x %llu levels", fn,
+                           (unsigned long long)n, (unsigned long long)nsources);
+  } else {
+    int rc = k2_cuda_bfs_levels_bytes(&view, device, tran0, (const uint64_t *)sources, (uint32_t)nsources,
+                                      k2_dvec_levels_span, &h, &reached);
+    if (rc != 0) info = k2_error_set_at(__FILE__, __LINE__, k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
+  }
+  if (info == GrB_SUCCESS) info = GrB_Matrix_new(&M, GrB_INT32, n, nsources);
+  if (info == GrB_SUCCESS) {
+    void *X = h.X;
+    info = GxB_Matrix_pack_BitmapR(M, &h.Bm, &X, entries * sizeof(int32_t), entries, false, reached, NULL);
+    if (info == GrB_SUCCESS) h.X = NULL;
+    else info = k2_error_set_at(__FILE__, __LINE__, info, "%s: building the GrB_Matrix failed", fn);
+  }
+  free(h.X);  // NULL once the matrix took them
+  free(h.Bm);
+  if (info != GrB_SUCCESS) {
+    GrB_Matrix_free(&M);
+    return info;
+  }
+  *dist = M;
+  k2_dvec_levels_done(fn, nsources, tran0, reached);
   return GrB_SUCCESS;
 }
 

@@ -111,14 +111,25 @@ BfsKey bfs_key(const DevMatrix *m, const char *ws, const void *frontier, bool le
   return key;
 }
 
+// Where a bitwise BFS writes its levels: the caller's dist and dp (device, INT32 and presence),
+// or bytes in the workspace (dist8) that go through the staging buffer to span() every 254
+// levels and at the end.
+struct LevelsOut {
+  int32_t *dist = nullptr;
+  uint8_t *dp = nullptr;
+  uint8_t *dist8 = nullptr;
+  k2_cuda_levels_span span = nullptr;
+  void *ctx = nullptr;
+};
+
 // A multi-source BFS whole on the device, its frontiers and visited sets as words of bits (one
 // bit per source, B <= 64): per level one traversal (the bitwise leaf kernel, the visited words
 // as its skip mask, the frontier's summary to pass over the nodes no frontier vertex reaches)
 // and one update kernel, recorded as a CUDA graph per frontier side, kept with the matrix and
-// replayed; the host waits once per level for the count of new entries. dist (int32, n x B) and
-// dp (its presence) are device arrays; *reached = their entries.
+// replayed; the host waits once per level for the count of new entries. The levels go where
+// `out` says; *reached = their entries.
 int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
-                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached);
+                   uint32_t B, LevelsOut &out, uint64_t *reached);
 
 // The summary words of the bitwise BFS's frontier: a bit per node of the last internal level.
 uint64_t levels_sum_words(const DevMatrix *m, uint64_t n) {
@@ -132,8 +143,8 @@ uint64_t levels_state_bytes(const DevMatrix *m, uint64_t n, uint32_t B) {
   return 8 * (3 * n + B) + 8 + 16 + 8 * levels_sum_words(m, n);
 }
 
-int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, int32_t *dist,
-               uint8_t *dp, uint64_t *reached) {
+int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t B, LevelsOut &out,
+               uint64_t *reached) {
   *reached = K2_CUDA_NVALS_UNKNOWN;  // dist untouched, unless a later failure says otherwise
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   DevMatrix *m = (DevMatrix *)device;
@@ -150,28 +161,45 @@ int bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *source
     int rc = get_plan(m, A, scan, &plan);
     if (rc != 0) return rc;
   }
-  // the workspace: the plan's scratch, then the search's state
+  // the workspace: the plan's scratch, then the search's state, then the level bytes (if wanted)
   const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
-  const uint64_t need = base + levels_state_bytes(m, n, B);
+  const uint64_t state = align_up(levels_state_bytes(m, n, B));
+  const uint64_t need = base + state + (out.span != nullptr ? n * B : 0);
   if (g_settings.budget != 0 && m->mem_bytes + need > g_settings.budget)
     return fail(K2_DECLINED, "CUDA engine: the BFS needs %llu device bytes, over the budget of %llu",
                 (unsigned long long)(m->mem_bytes + need), (unsigned long long)g_settings.budget);
   int rc = ensure_workspace(need);
   if (rc != 0) return rc;
-  rc = ensure_staging(std::max<uint64_t>(8 * B, 16));
+  rc = ensure_staging(std::max<uint64_t>({8 * B, 16, out.span != nullptr ? std::min(n * B, kStageMax) : 0}));
   if (rc != 0) return rc;
-  rc = bfs_levels_run(A, m, plan, (char *)g_ws, left, sources, B, dist, dp, reached);
+  if (out.span != nullptr) out.dist8 = (uint8_t *)g_ws + base + state;
+  rc = bfs_levels_run(A, m, plan, (char *)g_ws, left, sources, B, out, reached);
   if (rc != 0) {  // dist was written: leave it empty (as far as the device still allows)
-    cudaMemsetAsync(dp, 0, n * B, g_stream);
+    if (out.dp != nullptr) cudaMemsetAsync(out.dp, 0, n * B, g_stream);
     cudaStreamSynchronize(g_stream);
     *reached = 0;
   }
   return rc;
 }
 
+// The level bytes of the span that starts after level `base` to the host (through the pinned
+// staging buffer, a chunk at a time), handed to the caller's span(), then cleared on the device
+// for the next span.
+int levels_flush(const LevelsOut &out, uint64_t bytes, int32_t base, cudaStream_t s) {
+  for (uint64_t off = 0; off < bytes;) {
+    const uint64_t len = std::min(bytes - off, kStageMax);
+    K2CU_TRY("copying the levels to the host", cudaMemcpyAsync(g_host, out.dist8 + off, len, cudaMemcpyDeviceToHost, s));
+    K2CU_TRY("copying the levels to the host", cudaStreamSynchronize(s));
+    out.span(out.ctx, (const uint8_t *)g_host, off, len, base);
+    off += len;
+  }
+  K2CU_TRY("clearing the levels", cudaMemsetAsync(out.dist8, 0xFF, bytes, s));
+  return 0;
+}
+
 // bfs_levels after its allocations: from the first write to dist on.
 int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, bool left, const uint64_t *sources,
-                   uint32_t B, int32_t *dist, uint8_t *dp, uint64_t *reached) {
+                   uint32_t B, LevelsOut &out, uint64_t *reached) {
   cudaStream_t s = g_stream;
   const uint64_t n = A->nrows;
   const uint64_t base = plan != nullptr ? align_up(plan->bytes) : 0;
@@ -181,18 +209,28 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
   int32_t *level = (int32_t *)(src + B);                      // [2]: by frontier side
   unsigned long long *cnt = (unsigned long long *)(level + 2);  // [2]
   uint32_t *sum = (uint32_t *)(cnt + 2);                        // [2][sum_words]
-  K2CU_TRY("clearing the distances", cudaMemsetAsync(dp, 0, n * B, s));
+  if (out.dist8 != nullptr) {
+    K2CU_TRY("clearing the levels", cudaMemsetAsync(out.dist8, 0xFF, n * B, s));
+  } else {
+    K2CU_TRY("clearing the distances", cudaMemsetAsync(out.dp, 0, n * B, s));
+  }
   K2CU_TRY("clearing the frontiers, the visited set, the counts and the summaries",
            cudaMemsetAsync(F, 0, levels_state_bytes(m, n, B), s));
   memcpy(g_host, sources, 8 * B);
   K2CU_TRY("copying the sources to the device", cudaMemcpyAsync(src, g_host, 8 * B, cudaMemcpyHostToDevice, s));
   const int32_t one = 1;  // the first level is odd: its slot is 1
   K2CU_TRY("setting the first level", cudaMemcpyAsync(level + 1, &one, 4, cudaMemcpyHostToDevice, s));
-  K2CU_TRY("seeding the sources", launch_bfs_seed(src, B, F, V, dist, dp, sum + sum_words, sum_shift, s));
+  K2CU_TRY("seeding the sources",
+           launch_bfs_seed(src, B, F, V, out.dist, out.dp, out.dist8, sum + sum_words, sum_shift, s));
   // the sources' own entries (a repeated source counts once per bit)
   uint64_t total = B;
+  int32_t span_base = 0;  // the levels before the current span of level bytes
   if (A->n_internal == 0) {
     K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
+    if (out.dist8 != nullptr) {
+      int rc = levels_flush(out, n * B, span_base, s);
+      if (rc != 0) return rc;
+    }
     *reached = total;
     return 0;
   }
@@ -206,8 +244,9 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
   // a level's graph per frontier side, kept with the matrix: the next search with the same
   // distances (the vector pool hands the same blocks back) replays them
   BfsKey key = bfs_key(m, ws, F, left);
-  key.level = dist;
-  key.lp = dp;
+  key.level = out.dist8 != nullptr ? (const void *)out.dist8 : (const void *)out.dist;
+  key.lp = out.dp;
+  key.lts = out.dist8 != nullptr ? 1 : 0;
   key.pts = B;
   for (uint64_t k = 1; k <= n; k++) {
     const int side = (int)(k & 1);  // level k: frontier, counts and summary in slot `side`
@@ -226,8 +265,9 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
       la.next = to;
       la.visited = V;
       la.frontier = from;
-      la.dist = dist;
-      la.dp = dp;
+      la.dist = out.dist;
+      la.dp = out.dp;
+      la.dist8 = out.dist8;
       la.n = n;
       la.B = B;
       la.level = level + side;
@@ -250,6 +290,15 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
     const uint64_t c = *(const unsigned long long *)g_host;
     if (c == 0) break;
     total += c;
+    if (out.dist8 != nullptr && k % 254 == 0) {  // the span's bytes are full: to the host
+      rc = levels_flush(out, n * B, span_base, s);
+      if (rc != 0) return rc;
+      span_base = (int32_t)k;
+    }
+  }
+  if (out.dist8 != nullptr) {
+    int rc = levels_flush(out, n * B, span_base, s);
+    if (rc != 0) return rc;
   }
   *reached = total;
   return 0;
@@ -461,7 +510,23 @@ int k2_cuda_pagerank(const k2_view *A, void *device, const float *d, const uint8
 int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
                        int32_t *dist, uint8_t *dist_present, uint64_t *reached) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
-  return bfs_levels(A, device, left, sources, nsources, dist, dist_present, reached);
+  LevelsOut out;
+  out.dist = dist;
+  out.dp = dist_present;
+  return bfs_levels(A, device, left, sources, nsources, out, reached);
+}
+
+int k2_cuda_bfs_levels_bytes(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
+                             k2_cuda_levels_span span, void *ctx, uint64_t *reached) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (span == nullptr) {
+    *reached = K2_CUDA_NVALS_UNKNOWN;
+    return fail(kGrbInvalidValue, "CUDA engine: the BFS's level bytes need a span function");
+  }
+  LevelsOut out;
+  out.span = span;
+  out.ctx = ctx;
+  return bfs_levels(A, device, left, sources, nsources, out, reached);
 }
 
 

@@ -87,9 +87,6 @@ void dev_free(void *p, uint64_t bytes) {
 }
 
 
-// The pinned staging buffer's size: larger copies go through it in chunks of this (pinning
-// costs about 1 ms per few MB, once, at initialisation).
-constexpr uint64_t kStageMax = UINT64_C(16) << 20;
 
 bool ensure_init() {
   if (g_available >= 0) return g_available == 1;

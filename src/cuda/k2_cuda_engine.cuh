@@ -176,6 +176,9 @@ int get_plan(DevMatrix *m, const k2_view *A, bool scan, Plan **out);
 // Make the workspace / the pinned staging buffer at least `need` bytes.
 int ensure_workspace(uint64_t need);
 int ensure_staging(uint64_t need);
+// The pinned staging buffer's size: larger copies go through it in chunks of this (pinning
+// costs about 1 ms per few MB, once, at initialisation).
+constexpr uint64_t kStageMax = UINT64_C(16) << 20;
 // y = the monoid's identity and nothing present (device pointers).
 int init_outputs(const k2_product *P, uint64_t out_len, cudaStream_t s);
 // Enqueue the whole product (device pointers) on the stream: init y, then every step of the

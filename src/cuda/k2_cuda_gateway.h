@@ -187,6 +187,17 @@ int k2_cuda_product_resident_batch(const k2_view *A, void *device, const k2_prod
 // dist was not touched (every check and allocation comes first), else 0 (dist emptied).
 int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
                        int32_t *dist, uint8_t *dist_present, uint64_t *reached);
+// The same search with its levels as one byte per (vertex, source) in the engine's workspace
+// instead of dist (n x nsources bytes on the device, not 5 x that): after every 254 levels and at
+// the end they come to the host, a chunk at a time, and each chunk is handed to span(ctx, levels,
+// first, count, base): levels[k] is pair first + k of the row-major n x nsources result, byte
+// 0xFF a pair not reached in that span, byte v the level base + v (a source's level 0 is byte 0
+// of the first span, base 0); each pair is reached in one span only. `levels` is valid during
+// the call only. *reached = the entries; on a failure K2_CUDA_NVALS_UNKNOWN where nothing ran,
+// else 0 (the spans handed over are then incomplete).
+typedef void (*k2_cuda_levels_span)(void *ctx, const uint8_t *levels, uint64_t first, uint64_t count, int32_t base);
+int k2_cuda_bfs_levels_bytes(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
+                             k2_cuda_levels_span span, void *ctx, uint64_t *reached);
 // A single-source BFS whole on the device: level (level_bytes 4 or 8 per entry, and its
 // presence; or NULL) = the edges on a shortest path from `source`, parent (parent_bytes 4 or 8,
 // presence; or NULL) = a vertex before it on such a path (the source's own is itself); along the

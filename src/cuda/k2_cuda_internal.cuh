@@ -132,8 +132,10 @@ struct BfsLevelArgs {
   const uint64_t *next;     // N: the new frontier (its visited bits already masked out)
   uint64_t *visited;        // V
   uint64_t *frontier;       // F, this level's frontier: read, so cleared for the level after next
-  int32_t *dist;            // n x B distances and their presence
+  int32_t *dist;            // n x B distances and their presence, or NULL where dist8 is set
   uint8_t *dp;
+  uint8_t *dist8;           // or n x B bytes: a level k >= 1 as (k - 1) % 254 + 1, 0xFF unreached
+                            // (the host reads them back every 254 levels and clears them)
   uint64_t n;
   uint32_t B;
   const int32_t *level;     // this level's number; *level_next = *level + 1
@@ -240,7 +242,7 @@ cudaError_t launch_mask_bits(uint64_t *skip, const uint8_t *present, const void 
 // launch, BfsLevelArgs): V |= N, dist (int32, n x B, presence dp) = *level where N has a bit,
 // *count += N's bits, N's summary, F and its summary cleared.
 cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
-                            uint8_t *dp, uint32_t *sum, uint32_t sum_shift, cudaStream_t s);
+                            uint8_t *dp, uint8_t *dist8, uint32_t *sum, uint32_t sum_shift, cudaStream_t s);
 cudaError_t launch_bfs_update(const BfsLevelArgs &a, cudaStream_t s);
 // A single-source BFS on bytes: clear the frontiers and the visited set (F, N, V: stride bytes
 // each, back to back) and the results' presence (n bytes), then seed F and V with src (level 0,

@@ -167,6 +167,12 @@ int k2_cuda_bfs_levels(const k2_view *A, void *device, bool left, const uint64_t
   if (reached) *reached = 0;
   return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }
+int k2_cuda_bfs_levels_bytes(const k2_view *A, void *device, bool left, const uint64_t *sources, uint32_t nsources,
+                             k2_cuda_levels_span span, void *ctx, uint64_t *reached) {
+  (void)A, (void)device, (void)left, (void)sources, (void)nsources, (void)span, (void)ctx;
+  if (reached) *reached = K2_CUDA_NVALS_UNKNOWN;
+  return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
+}
 int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
                     uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
                     uint64_t *reached) {

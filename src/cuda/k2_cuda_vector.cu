@@ -113,14 +113,18 @@ __global__ void unpack_bits_kernel(const uint64_t *v, const uint64_t *p, int val
 
 // Sources of a multi-source BFS as bits: vector b starts at sources[b] (level 0).
 __global__ void bfs_seed_kernel(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
-                                uint8_t *dp, uint32_t *sum, uint32_t sum_shift) {
+                                uint8_t *dp, uint8_t *dist8, uint32_t *sum, uint32_t sum_shift) {
   for (uint32_t b = threadIdx.x; b < B; b += blockDim.x) {
     const uint64_t s = sources[b], j = s >> sum_shift;
     atomicOr((unsigned long long *)&F[s], 1ull << b);
     atomicOr((unsigned long long *)&V[s], 1ull << b);
     atomicOr(&sum[j >> 5], 1u << (j & 31));
-    dist[s * B + b] = 0;
-    dp[s * B + b] = 1;
+    if (dist8 != nullptr) {
+      dist8[s * B + b] = 0;
+    } else {
+      dist[s * B + b] = 0;
+      dp[s * B + b] = 1;
+    }
   }
 }
 
@@ -145,6 +149,15 @@ __global__ void bfs_level_kernel(BfsLevelArgs a) {
     const uint64_t j = i >> a.sum_shift;
     const uint32_t bit = 1u << (j & 31);
     if (!(a.sum_next[j >> 5] & bit)) atomicOr(&a.sum_next[j >> 5], bit);
+    if (a.dist8 != nullptr) {  // levels 1 .. 254 of the current span of 254
+      const uint8_t k8 = (uint8_t)((k - 1) % 254 + 1);
+      while (w) {
+        const unsigned b = (unsigned)__ffsll((long long)w) - 1;
+        w &= w - 1;
+        a.dist8[i * a.B + b] = k8;
+      }
+      continue;
+    }
     while (w) {
       const unsigned b = (unsigned)__ffsll((long long)w) - 1;
       w &= w - 1;
@@ -447,8 +460,8 @@ cudaError_t launch_count_present(const uint8_t *p, uint64_t n, unsigned long lon
 }
 
 cudaError_t launch_bfs_seed(const uint64_t *sources, uint32_t B, uint64_t *F, uint64_t *V, int32_t *dist,
-                            uint8_t *dp, uint32_t *sum, uint32_t sum_shift, cudaStream_t s) {
-  bfs_seed_kernel<<<1, 64, 0, s>>>(sources, B, F, V, dist, dp, sum, sum_shift);
+                            uint8_t *dp, uint8_t *dist8, uint32_t *sum, uint32_t sum_shift, cudaStream_t s) {
+  bfs_seed_kernel<<<1, 64, 0, s>>>(sources, B, F, V, dist, dp, dist8, sum, sum_shift);
   return cudaGetLastError();
 }
 

@@ -2325,6 +2325,82 @@ static void test_device_msbfs(void **state) {
     }
     k2_coo_free(&L);
   }
+  {  // a search of more than 254 levels: the level bytes come back in spans of 254 (a path of
+     // 1100 vertices closed into a cycle, with a shortcut and two back edges), against the host
+     // and against K2_Device_bfsLevels' INT32 batch
+    const uint64_t n = 1100;
+    k2_coo_list L;
+    k2_coo_alloc(&L, n, n, n + 3);
+    uint64_t e = 0;
+    for (uint64_t i = 0; i < n; i++) L.I[e] = (uint32_t)i, L.J[e++] = (uint32_t)((i + 1) % n);
+    const uint32_t extra[][2] = {{100, 150}, {3, 2}, {700, 5}};
+    for (size_t x = 0; x < sizeof extra / sizeof extra[0]; x++) L.I[e] = extra[x][0], L.J[e++] = extra[x][1];
+    L.nvals = e;
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    const GrB_Index deep[5] = {1, 0, 299, 509, 1};
+    for (int reverse = 0; reverse < 2; reverse++) {
+      snprintf(what, sizeof what, "a cycle of %llu vertices, 5 sources%s", (unsigned long long)n,
+               reverse ? ", reverse" : "");
+      msbfs_device_check(A, deep, 5, reverse != 0, what);
+    }
+    K2_DeviceVector d = NULL;
+    GrB_Matrix viaBatch = NULL, viaBytes = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&d, GrB_INT32, n, 1));
+    K2_ASSERT_OK(K2_Device_bfsLevels(d, A, deep, 1, GrB_DESC_T0));
+    K2_ASSERT_OK(K2_DeviceVector_exportMatrix(&viaBatch, d));
+    K2_ASSERT_OK(K2_Device_bfsLevelsMatrix(&viaBytes, A, deep, 1, GrB_DESC_T0));
+    dm_compare(viaBytes, viaBatch, n, 1, "the cycle from vertex 1: level bytes against the INT32 batch");
+    // from 1 along the out-edges: 100 at 99, then 150 at 100 (the shortcut), 1099 at 1049, 0 at
+    // 1050 (the fifth span); 101 .. 149 only by 100 -> 101
+    const struct { GrB_Index v; int32_t level; } expect[] = {{1, 0}, {100, 99}, {150, 100}, {149, 148},
+                                                             {404, 354}, {1099, 1049}, {0, 1050}};
+    for (size_t x = 0; x < sizeof expect / sizeof expect[0]; x++) {
+      int32_t got = -1;
+      K2_ASSERT_OK(GrB_Matrix_extractElement_INT32(&got, viaBytes, expect[x].v, 0));
+      if (got != expect[x].level)
+        fail_msg("the cycle from vertex 1: vertex %llu at level %d, expected %d", (unsigned long long)expect[x].v,
+                 got, expect[x].level);
+    }
+    GrB_free(&viaBatch), GrB_free(&viaBytes);
+    K2_ASSERT_OK(K2_DeviceVector_free(&d));
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
+  if (!g_quick) {  // more level bytes than the staging buffer holds (16 MiB): they come back in
+                   // two chunks; compared with the INT32 batch by GraphBLAS (same pattern, no
+                   // entry different). A million vertices: too slow under the race checker.
+    const uint64_t n = (UINT64_C(1) << 20) + 4096;
+    const GrB_Index ns = 17;
+    k2_coo_list L;
+    random_list(&L, n, n, 3 * n, 87);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, NULL);
+    msbfs_sources(src, ns, n);
+    K2_DeviceVector d = NULL;
+    GrB_Matrix viaBatch = NULL, viaBytes = NULL, diff = NULL;
+    K2_ASSERT_OK(K2_DeviceVector_newBatch(&d, GrB_INT32, n, ns));
+    K2_ASSERT_OK(K2_Device_bfsLevels(d, A, src, ns, NULL));
+    K2_ASSERT_OK(K2_DeviceVector_exportMatrix(&viaBatch, d));
+    K2_ASSERT_OK(K2_DeviceVector_free(&d));
+    K2_ASSERT_OK(K2_Device_bfsLevelsMatrix(&viaBytes, A, src, ns, NULL));
+    K2_ASSERT_OK(GrB_Matrix_new(&diff, GrB_BOOL, n, ns));
+    K2_ASSERT_OK(GrB_Matrix_eWiseAdd_BinaryOp(diff, NULL, NULL, GrB_NE_INT32, viaBytes, viaBatch, NULL));
+    GrB_Index n1 = 0, n2 = 0, nu = 0;
+    bool any = true;
+    K2_ASSERT_OK(GrB_Matrix_nvals(&n1, viaBytes));
+    K2_ASSERT_OK(GrB_Matrix_nvals(&n2, viaBatch));
+    K2_ASSERT_OK(GrB_Matrix_nvals(&nu, diff));
+    K2_ASSERT_OK(GrB_Matrix_reduce_BOOL(&any, NULL, GrB_LOR_MONOID_BOOL, diff, NULL));
+    if (n1 != n2 || nu != n1 || any)
+      fail_msg("%llu x %llu levels in two chunks: %llu entries from the bytes, %llu from the batch, %llu in the "
+               "union, %s", (unsigned long long)n, (unsigned long long)ns, (unsigned long long)n1,
+               (unsigned long long)n2, (unsigned long long)nu, any ? "some differ" : "none differ");
+    assert_true(n1 > n * ns / 2);  // the random graph's giant component: most pairs reached
+    GrB_free(&viaBatch), GrB_free(&viaBytes), GrB_free(&diff);
+    K2_ASSERT_OK(K2_Matrix_free(&A));
+    k2_coo_free(&L);
+  }
   {  // K2_Device_bfsLevels (msBFS's path up to 64 sources) refuses bad arguments, dist untouched
     k2_coo_list L;
     random_list(&L, 100, 100, 400, 85);
@@ -2345,6 +2421,19 @@ static void test_device_msbfs(void **state) {
     assert_int_equal(K2_Device_bfsLevels(d, A, NULL, 2, NULL), GrB_NULL_POINTER);
     K2_ASSERT_OK(K2_DeviceVector_nvals(&nv2, d));
     assert_int_equal(nv2, nv);
+    // and K2_Device_bfsLevelsMatrix: the same result as the batch, *dist untouched on errors
+    GrB_Matrix viaBatch = NULL, viaBytes = NULL, keep = (GrB_Matrix)&nv;  // a sentinel, never read
+    K2_ASSERT_OK(K2_DeviceVector_exportMatrix(&viaBatch, d));
+    K2_ASSERT_OK(K2_Device_bfsLevelsMatrix(&viaBytes, A, s2, 2, GrB_DESC_T0));
+    dm_compare(viaBytes, viaBatch, 100, 2, "100 vertices, 2 sources: level bytes against the INT32 batch");
+    GrB_free(&viaBatch), GrB_free(&viaBytes);
+    viaBytes = keep;
+    assert_int_equal(K2_Device_bfsLevelsMatrix(&viaBytes, A, out, 2, NULL), GrB_INVALID_INDEX);
+    assert_int_equal(K2_Device_bfsLevelsMatrix(&viaBytes, A, s2, 0, NULL), GrB_NOT_IMPLEMENTED);
+    assert_int_equal(K2_Device_bfsLevelsMatrix(&viaBytes, A, NULL, 2, NULL), GrB_NULL_POINTER);
+    assert_int_equal(K2_Device_bfsLevelsMatrix(&viaBytes, NULL, s2, 2, NULL), GrB_NULL_POINTER);
+    assert_true(viaBytes == keep);
+    assert_int_equal(K2_Device_bfsLevelsMatrix(NULL, A, s2, 2, NULL), GrB_NULL_POINTER);
     K2_ASSERT_OK(K2_DeviceVector_free(&d));
     K2_ASSERT_OK(K2_DeviceVector_free(&b));
     K2_ASSERT_OK(K2_Matrix_free(&A));
