@@ -97,29 +97,36 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 // BFS with its vectors on the GPU (k2_bfs_device.c), for a K2_Matrix the device serves; the
 // arguments checked by the caller; G (or NULL) lends its cached out-degrees. GrB_NOT_IMPLEMENTED
 // when the device cannot take it.
-// Whether a whole run goes to the GPU: the device serves A's products (K2_Matrix_deviceServes),
-// and either the CUDA engine was asked for or A has at least K2A_DEVICE_MIN_EDGES edges. A run on
-// the device has a fixed cost (its vectors set up and copied back, a wait per level or
-// iteration: about 0.3 ms on the H200) that a small graph's host run does not reach: BFS on
-// wiki-Vote (10^5 edges) took 0.35-0.9 ms on the device against 0.06-0.4 ms with the products
-// routed one by one, while on cit-HepTh (3.5 10^5) and larger graphs the device run was faster.
+// Whether a whole run goes to the GPU. It always needs a device that serves A's products
+// (K2_Matrix_deviceServes: their full products would go there one by one anyway); then, by
+// policy:
+// - K2A_WHOLE_SERVED (PageRank, msBFS): nothing more. Every iteration or level is a full
+//   product, so the host loop would pay one device call per iteration with its vectors copied
+//   both ways; the whole run pays its fixed cost once (on the H200 in AUTO, PageRank on
+//   luxembourg_osm took 41-199 ms that way against SuiteSparse's 27 ms, msBFS with 16 sources
+//   on cnr-2000 637 ms against 2.8-3.8 ms whole on the device).
+// - K2A_WHOLE_BY_SIZE (BFS, SSSP): the CUDA engine was asked for or A has at least
+//   K2A_DEVICE_MIN_EDGES edges. A run on the device has a fixed cost (its vectors set up and
+//   copied back, a wait per level: about 0.3 ms on the H200) that a small graph's host run,
+//   whose products that reach little stay on the host, does not reach: BFS on wiki-Vote (10^5
+//   edges) took 0.35-0.9 ms on the device against 0.06-0.4 ms with the products routed one by
+//   one, while on cit-HepTh (3.5 10^5) and larger graphs the device run was faster.
+// - K2A_WHOLE_ASKED (WCC): only when the CUDA engine was asked for (K2_set_engine,
+//   K2GRB_ENGINE=cuda, --engine cuda): its rounds on device vectors have no measured size at
+//   which they pay; otherwise each product is routed on its own.
 #define K2A_DEVICE_MIN_EDGES 250000
-static inline GrB_Info k2a_device_run_when(bool *yes, K2_Matrix A, bool by_size) {
+typedef enum { K2A_WHOLE_SERVED, K2A_WHOLE_BY_SIZE, K2A_WHOLE_ASKED } k2a_whole_policy;
+static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy policy) {
   *yes = false;
   GrB_Info info = K2_Matrix_deviceServes(yes, A);
-  if (info != GrB_SUCCESS || !*yes) return info;
+  if (info != GrB_SUCCESS || !*yes || policy == K2A_WHOLE_SERVED) return info;
   K2_Engine engine = K2_ENGINE_AUTO;
   GrB_Index nvals = 0;
   if ((info = K2_get_engine(&engine)) != GrB_SUCCESS || (info = K2_Matrix_nvals(&nvals, A)) != GrB_SUCCESS)
     return info;
-  *yes = engine == K2_ENGINE_CUDA || (by_size && nvals >= K2A_DEVICE_MIN_EDGES);
+  *yes = engine == K2_ENGINE_CUDA || (policy == K2A_WHOLE_BY_SIZE && nvals >= K2A_DEVICE_MIN_EDGES);
   return GrB_SUCCESS;
 }
-static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A) { return k2a_device_run_when(yes, A, true); }
-// msBFS and WCC on the device (batched products, label rounds) have no measured size at which
-// they pay, so they go there only when the CUDA engine is asked for (K2_set_engine,
-// K2GRB_ENGINE=cuda, --engine cuda); otherwise each product is routed on its own.
-static inline GrB_Info k2a_device_run_asked(bool *yes, K2_Matrix A) { return k2a_device_run_when(yes, A, false); }
 
 // After a whole run on the device: true when its result stands (success, a real error, or a
 // decline in strict mode), false when the device declined (msg cleared: the host runs).
