@@ -35,20 +35,22 @@ K2_Engine k2_dispatch_last(void) { return k2_engine_last; }
 void k2_dispatch_set_last(K2_Engine engine) { k2_engine_last = engine; }
 bool k2_dispatch_strict(void) { return k2_strict; }
 
-// AUTO with a GPU: a single-vector product that costs the host less than one call to the device
-// (copies, launches, synchronisations: 50-110 us on the H200) runs on the host. Host costs are
-// the OpenMP engine's measured ones on one core: the full traversal about 1.3 ns per node and 5
-// per entry (a tiny matrix), the pruned one about 60 ns per node it visits (a few paths of the
-// tree), the visits bounded from the lists' lengths alone in O(levels): at level t at most
-// min(k, 2^t) of the 2^t stripes hold one of k listed indices. No list means no bound from
-// that side (counting flags would be O(n)).
+// AUTO with a GPU: a product that costs the host less than one call to the device (copies,
+// launches, synchronisations: 50-110 us on the H200) runs on the host. Host costs are the
+// OpenMP engine's measured ones on one core: the full traversal about 1.3 ns per node and 5 per
+// entry (a tiny matrix), plus about 1 per entry and extra vector of a batch; for a single
+// vector the pruned one about 60 ns per node it visits (a few paths of the tree), the visits
+// bounded from the lists' lengths alone in O(levels): at level t at most min(k, 2^t) of the
+// 2^t stripes hold one of k listed indices. No list means no bound from that side (counting
+// flags would be O(n)); a batch has no pruned bound.
 #define K2_HOST_NS_MAX 50000.0
 
 static bool k2_dispatch_host_suffices(const k2_view *v, const k2_product *P) {
-  if (P->batch != 1) return false;
   if (v->n_internal == 0) return true;
   const double nodes = (double)v->level_start[v->levels + 1];
-  if (1.3 * nodes + 5.0 * (double)v->nvals <= K2_HOST_NS_MAX) return true;
+  const double per_entry = 5.0 + 1.0 * (double)(P->batch - 1);
+  if (1.3 * nodes + per_entry * (double)v->nvals <= K2_HOST_NS_MAX) return true;
+  if (P->batch != 1) return false;
   const uint64_t n_in = P->left ? v->nrows : v->ncols, n_out = P->left ? v->ncols : v->nrows;
   const uint64_t k_in = P->x_list != NULL ? P->x_count : n_in;
   const uint64_t k_out = P->y_skip != NULL && P->y_allowed_known ? P->y_allowed : n_out;
