@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include <k2grb/device.h>
 #include <k2grb/overlay.h>
 
 #include "matrix/k2_matrix.h"
@@ -291,12 +292,51 @@ static void test_device_settings(void **state) {
   K2_ASSERT_OK(K2_Device_setConfig(c0));
 }
 
+// The multi-source BFS on the device (K2_Device_bfsLevelsMatrix) checks its arguments before it
+// looks for a device, with a message naming the argument, and leaves *dist as it was on every
+// failure; without a device it declines (GrB_NOT_IMPLEMENTED), with one it runs.
+static void test_device_levels(void **state) {
+  (void)state;
+  fixture f;
+  fx_new(&f);
+  GrB_Matrix keep = f.G, dist = keep;
+  const GrB_Index src[2] = {0, 3}, bad[2] = {0, N};
+  assert_int_equal(K2_Device_bfsLevelsMatrix(NULL, f.A, src, 2, NULL), GrB_NULL_POINTER);
+  assert_int_equal(K2_Device_bfsLevelsMatrix(&dist, f.A, NULL, 2, NULL), GrB_NULL_POINTER);
+  assert_int_equal(K2_Device_bfsLevelsMatrix(&dist, f.A, src, 0, NULL), GrB_NOT_IMPLEMENTED);
+  assert_int_equal(K2_Device_bfsLevelsMatrix(&dist, f.A, src, 65, NULL), GrB_NOT_IMPLEMENTED);
+  assert_int_equal(K2_Device_bfsLevelsMatrix(&dist, f.A, bad, 2, NULL), GrB_INVALID_INDEX);
+  assert_non_null(strstr(K2_error_string(), "sources[1]"));
+  K2_Matrix R = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&R, N, N + 1));
+  assert_int_equal(K2_Device_bfsLevelsMatrix(&dist, R, src, 2, NULL), GrB_DIMENSION_MISMATCH);
+  assert_non_null(strstr(K2_error_string(), "not square"));
+  K2_Matrix_free(&R);
+  assert_true(dist == keep);
+  bool device = false;
+  K2_ASSERT_OK(K2_Device_available(&device));
+  GrB_Info info = K2_Device_bfsLevelsMatrix(&dist, f.A, src, 2, GrB_DESC_T0);
+  if (!device) {
+    assert_int_equal(info, GrB_NOT_IMPLEMENTED);
+    assert_true(strlen(K2_error_string()) > 0);
+    assert_true(dist == keep);
+  } else {  // 0 -> 1 -> 2 -> 3 -> 4 -> 5 -> 0 and 0 -> 3: from 3, vertex 1 is 4 edges away
+    K2_ASSERT_OK(info);
+    int32_t level = -1;
+    K2_ASSERT_OK((GrB_Matrix_extractElement_INT32)(&level, dist, 1, 1));  // (not the overlay's macro)
+    assert_int_equal(level, 4);
+    GrB_Matrix_free(&dist);
+  }
+  fx_free(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_null_pointer),      cmocka_unit_test(test_uninitialized),
       cmocka_unit_test(test_invalid_object),    cmocka_unit_test(test_dimension_mismatch),
       cmocka_unit_test(test_domain_mismatch),   cmocka_unit_test(test_out_of_memory),
       cmocka_unit_test(test_not_implemented),   cmocka_unit_test(test_device_settings),
+      cmocka_unit_test(test_device_levels),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
