@@ -359,7 +359,11 @@ GrB_Info k2_mxm_sparse(const k2_bridge_call *call, GrB_Matrix C, GrB_Matrix M, G
     target = w.T;
   }
   const bool k2_first = call->k2_first;
-  if (sparse_result) {
+  if (sparse_result && nvec == 0) {
+    // nothing listed: T is empty (SuiteSparse:GraphBLAS 7.4 refuses a hypersparse pack of no
+    // vectors into a matrix of one row, or one column for the CSC form)
+    info = direct ? GrB_Matrix_clear(target) : GrB_SUCCESS;
+  } else if (sparse_result) {
     const GrB_Index xs = (nvals > 0 ? nvals : 1);
     info = k2_first ? GxB_Matrix_pack_HyperCSR(target, &w.Tp, &w.Th, &w.Ti, &w.Tx, (nvec + 1) * sizeof(GrB_Index),
                                                (nvec > 0 ? nvec : 1) * sizeof(GrB_Index), xs * sizeof(GrB_Index),
