@@ -7,6 +7,7 @@
 #ifndef K2_ALG_INTERNAL_H
 #define K2_ALG_INTERNAL_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,43 @@ K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Ma
 #define K2A_BFS_SMALL_MAX 8
 K2A_INTERNAL GrB_Info k2_bfs_small(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index n,
                                    GrB_Index src, GrB_Type int_type, char *msg);
+
+// BFS levels expanded by row queries on the host (k2_bfs_rows.c): while the frontier holds at
+// most k2a_bfs_rows_max vertices, a push level walks their rows and writes the levels and
+// parents straight into the result vectors (unpacked as bitmaps and packed back, O(1)), with no
+// product call and no GraphBLAS operation in between. A product level costs a fixed 10-30 us
+// (the call, its vectors, the frontier's assignments and count) before its traversal: a level
+// of a few vertices' rows costs less than that on its own, and long, thin graphs (meshes, power
+// grids: hundreds of levels of a few vertices) are made of such levels.
+typedef struct {
+  GrB_Index *front, *next;  // the frontier, and the next one being written
+  GrB_Index *row;           // one row's neighbours
+  GrB_Index nfront, n;
+} k2a_bfs_rows;
+// The limit follows the graph's size: a row query descends every node of its row's stripe
+// that holds an entry, about sqrt(nvals) of them on a scattered graph (2 us a row on power's
+// 13,188 edges, against 0.1-0.5 us on graphs of a few hundred), so at most
+// K2A_BFS_ROWS_BUDGET / (sqrt(nvals) + 1) vertices. With 4000 (2-core machine, 2 threads, the 39
+// real graphs, two alternated runs), the geometric means of BFS against SuiteSparse fell from
+// 1.60 to 1.21 (vertex 0), 2.53 to 1.85 (largest out-degree) and 1.86 to 1.32 (8 random
+// sources); 2000 and 8000 moved the graphs that gained by less than the runs' spread.
+#define K2A_BFS_ROWS_BUDGET 4000.0
+static inline GrB_Index k2a_bfs_rows_max(GrB_Index nvals) {
+  return (GrB_Index)(K2A_BFS_ROWS_BUDGET / (sqrt((double)nvals) + 1.0));
+}
+K2A_INTERNAL void k2a_bfs_rows_free(k2a_bfs_rows *w);
+// The frontier is the source alone / the entries of q.
+K2A_INTERNAL GrB_Info k2a_bfs_rows_start(k2a_bfs_rows *w, GrB_Index n, GrB_Index src);
+K2A_INTERNAL GrB_Info k2a_bfs_rows_take(k2a_bfs_rows *w, GrB_Vector q, GrB_Index n);
+// q becomes the frontier (its values unspecified), for a product level.
+K2A_INTERNAL GrB_Info k2a_bfs_rows_give(k2a_bfs_rows *w, GrB_Vector q);
+// One push level: every unvisited neighbour of the frontier gets level k (into level, a bitmap
+// INT32/INT64 vector whose entries are the visited set, or NULL) and its first frontier
+// neighbour as parent (into parent, the same, or NULL); it becomes the new frontier. *edges: the
+// frontier's out-edges. On an error both vectors are as they were before or after some of the
+// level's writes, whole.
+K2A_INTERNAL GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A,
+                                         int64_t k, int64_t *edges);
 // Multi-source BFS with its frontiers and distances on the GPU (k2_msbfs_device.c), for an edge
 // weight true as a BOOL; as k2_bfs_device.
 K2A_INTERNAL GrB_Info k2_msbfs_device(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources,
