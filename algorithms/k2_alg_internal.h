@@ -185,7 +185,14 @@ K2A_INTERNAL GrB_Info k2_bfs_small(bool *done, GrB_Vector *level, GrB_Vector *pa
 typedef struct {
   GrB_Index *front, *next;  // the frontier, and the next one being written
   GrB_Index *row;           // one row's neighbours
+  GrB_Index cap_front, cap_next, cap_row;
   GrB_Index nfront, n;
+  int64_t value;            // SSSP: the frontier's distance
+  // SSSP: the vertices reached (a bit each), and those reached by row queries not yet in dist
+  uint64_t *seen;
+  GrB_Index *found, nfound, cap_found;
+  int64_t *found_value;
+  GrB_Index cap_found_value;
 } k2a_bfs_rows;
 // The limit follows the graph's size: a row query descends every node of its row's stripe
 // that holds an entry, about sqrt(nvals) of them on a scattered graph (2 us a row on power's
@@ -195,8 +202,14 @@ typedef struct {
 // 1.60 to 1.21 (vertex 0), 2.53 to 1.85 (largest out-degree) and 1.86 to 1.32 (8 random
 // sources); 2000 and 8000 moved the graphs that gained by less than the runs' spread.
 #define K2A_BFS_ROWS_BUDGET 4000.0
-static inline GrB_Index k2a_bfs_rows_max(GrB_Index nvals) {
-  return (GrB_Index)(K2A_BFS_ROWS_BUDGET / (sqrt((double)nvals) + 1.0));
+// 0 (no such levels) where an engine was asked for that is not the host's own (the CUDA engine:
+// its strict mode wants every product there; the reference engine: the oracle's products).
+static inline GrB_Info k2a_bfs_rows_max(GrB_Index *max, GrB_Index nvals) {
+  K2_Engine engine = K2_ENGINE_AUTO;
+  GrB_Info info = K2_get_engine(&engine);
+  const bool host = engine == K2_ENGINE_AUTO || engine == K2_ENGINE_OPENMP;
+  *max = host ? (GrB_Index)(K2A_BFS_ROWS_BUDGET / (sqrt((double)nvals) + 1.0)) : 0;
+  return info;
 }
 K2A_INTERNAL void k2a_bfs_rows_free(k2a_bfs_rows *w);
 // The frontier is the source alone / the entries of q.
@@ -211,6 +224,17 @@ K2A_INTERNAL GrB_Info k2a_bfs_rows_give(k2a_bfs_rows *w, GrB_Vector q);
 // level's writes, whole.
 K2A_INTERNAL GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A,
                                          int64_t k, int64_t *edges);
+// Hop-count SSSP with one edge weight, at least 0: the rounds of a small frontier by row queries
+// as the BFS levels above. Every vertex of a frontier is at the same distance (w->value: the
+// frontiers are the vertices first reached in each round). start: the source alone; take: f's
+// entries as the frontier, dist's as reached (*taken false where f's values differ: nothing
+// taken); a round: every out-neighbour not reached gets w->value + weight and becomes the
+// frontier; flush: those reached by rounds into dist, before
+// the products go on and at the end.
+K2A_INTERNAL GrB_Info k2a_sssp_rows_start(k2a_bfs_rows *w, GrB_Index n, GrB_Index src);
+K2A_INTERNAL GrB_Info k2a_sssp_rows_take(bool *taken, k2a_bfs_rows *w, GrB_Vector f, GrB_Vector dist);
+K2A_INTERNAL GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, int64_t weight);
+K2A_INTERNAL GrB_Info k2a_sssp_rows_flush(k2a_bfs_rows *w, GrB_Vector dist);
 // Multi-source BFS with its frontiers and distances on the GPU (k2_msbfs_device.c), for an edge
 // weight true as a BOOL; as k2_bfs_device.
 K2A_INTERNAL GrB_Info k2_msbfs_device(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources,

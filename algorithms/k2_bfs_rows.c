@@ -1,4 +1,5 @@
-// k2_bfs_rows.c: BFS levels expanded by row queries on the host, for small frontiers.
+// k2_bfs_rows.c: levels of BFS and hop-count SSSP expanded by row queries on the host, for
+// small frontiers.
 // SPDX-License-Identifier: Apache-2.0
 #include <string.h>
 
@@ -8,23 +9,67 @@ void k2a_bfs_rows_free(k2a_bfs_rows *w) {
   free(w->front);
   free(w->next);
   free(w->row);
+  free(w->seen);
+  free(w->found);
+  free(w->found_value);
   memset(w, 0, sizeof *w);
 }
 
-// The three lists hold up to n indices each (a frontier, the next one, one row's neighbours);
-// malloc leaves their pages untouched until a level writes them.
+// Room for need elements of es bytes in *a (capacity *cap, doubled as needed): the lists start
+// small and grow with the search, so that one that reaches little allocates little, whatever n.
+static bool k2a_rows_grow(void **a, GrB_Index *cap, GrB_Index need, size_t es) {
+  if (need <= *cap) return true;
+  GrB_Index c = *cap > 0 ? *cap : 1024;
+  while (c < need) c *= 2;
+  void *g = realloc(*a, (size_t)c * es);
+  if (g == NULL) return false;
+  *a = g;
+  *cap = c;
+  return true;
+}
+#define K2A_ROWS_GROW(w, list, need) \
+  k2a_rows_grow((void **)&(w)->list, &(w)->cap_##list, (need), sizeof *(w)->list)
+
 static GrB_Info k2a_bfs_rows_alloc(k2a_bfs_rows *w, GrB_Index n) {
-  if (w->front != NULL) return GrB_SUCCESS;
-  const size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(GrB_Index);
-  w->front = malloc(bytes);
-  w->next = malloc(bytes);
-  w->row = malloc(bytes);
-  if (w->front == NULL || w->next == NULL || w->row == NULL) {
-    k2a_bfs_rows_free(w);
-    return GrB_OUT_OF_MEMORY;
-  }
   w->n = n;
+  if (!K2A_ROWS_GROW(w, front, 1) || !K2A_ROWS_GROW(w, next, 1) || !K2A_ROWS_GROW(w, row, 1)) {
+    return GrB_OUT_OF_MEMORY;  // (the caller frees what there is)
+  }
   return GrB_SUCCESS;
+}
+
+// Row v's neighbours into w->row, *count of them: the first cap_row, and the whole row again
+// into a list grown to fit where there are more (a hub: its row walked three times).
+static GrB_Info k2a_rows_neighbors(k2a_bfs_rows *w, K2_Matrix A, GrB_Index v, GrB_Index *count) {
+  GrB_Index c = w->cap_row;
+  bool more = false;
+  GrB_Info info = K2_Matrix_rowNeighborsFirst(w->row, &c, &more, A, v);
+  if (info != GrB_SUCCESS || !more) {
+    *count = c;
+    return info;
+  }
+  GrB_Index all = 0;
+  if ((info = K2_Matrix_rowNeighbors(NULL, &all, A, v)) != GrB_SUCCESS) return info;
+  if (!K2A_ROWS_GROW(w, row, all)) return GrB_OUT_OF_MEMORY;
+  c = w->cap_row;
+  info = K2_Matrix_rowNeighbors(w->row, &c, A, v);
+  *count = c;
+  return info;
+}
+
+// v joins the next frontier.
+static inline bool k2a_rows_push(k2a_bfs_rows *w, GrB_Index *nnext, GrB_Index v) {
+  if (*nnext == w->cap_next && !K2A_ROWS_GROW(w, next, *nnext + 1)) return false;
+  w->next[(*nnext)++] = v;
+  return true;
+}
+
+// The next frontier becomes the frontier (the lists swap, capacities with them).
+static void k2a_rows_advance(k2a_bfs_rows *w, GrB_Index nnext) {
+  GrB_Index *t = w->front, c = w->cap_front;
+  w->front = w->next, w->cap_front = w->cap_next;
+  w->next = t, w->cap_next = c;
+  w->nfront = nnext;
 }
 
 GrB_Info k2a_bfs_rows_start(k2a_bfs_rows *w, GrB_Index n, GrB_Index src) {
@@ -32,13 +77,16 @@ GrB_Info k2a_bfs_rows_start(k2a_bfs_rows *w, GrB_Index n, GrB_Index src) {
   if (info != GrB_SUCCESS) return info;
   w->front[0] = src;
   w->nfront = 1;
+  w->value = 0;
   return GrB_SUCCESS;
 }
 
 GrB_Info k2a_bfs_rows_take(k2a_bfs_rows *w, GrB_Vector q, GrB_Index n) {
   GrB_Info info = k2a_bfs_rows_alloc(w, n);
+  GrB_Index nq = 0;
+  if (info == GrB_SUCCESS) info = GrB_Vector_nvals(&nq, q);
   if (info != GrB_SUCCESS) return info;
-  GrB_Index nq = n;
+  if (!K2A_ROWS_GROW(w, front, nq)) return GrB_OUT_OF_MEMORY;
   info = GrB_Vector_extractTuples_INT64(w->front, NULL, &nq, q);
   if (info != GrB_SUCCESS) return info;
   w->nfront = nq;
@@ -48,14 +96,15 @@ GrB_Info k2a_bfs_rows_take(k2a_bfs_rows *w, GrB_Vector q, GrB_Index n) {
 GrB_Info k2a_bfs_rows_give(k2a_bfs_rows *w, GrB_Vector q) {
   GrB_Info info = GrB_Vector_clear(q);
   if (info != GrB_SUCCESS) return info;
-  // the frontier's values are not read by the next product (ANY_PAIR, ANY_SECONDI): any will do
+  // BFS: the frontier's values are not read by the next product (ANY_PAIR, ANY_SECONDI), any
+  // will do; SSSP: the frontier's distance, the same for all (k2a_sssp_rows_round)
   GrB_Type type = NULL;
   if ((info = GxB_Vector_type(&type, q)) != GrB_SUCCESS) return info;
-  GrB_Scalar one = NULL;
-  if ((info = GrB_Scalar_new(&one, type)) != GrB_SUCCESS) return info;
-  info = GrB_Scalar_setElement_INT64(one, 1);
-  if (info == GrB_SUCCESS) info = GxB_Vector_build_Scalar(q, w->front, one, w->nfront);
-  GrB_free(&one);
+  GrB_Scalar value = NULL;
+  if ((info = GrB_Scalar_new(&value, type)) != GrB_SUCCESS) return info;
+  info = GrB_Scalar_setElement_INT64(value, w->value);
+  if (info == GrB_SUCCESS) info = GxB_Vector_build_Scalar(q, w->front, value, w->nfront);
+  GrB_free(&value);
   return info;
 }
 
@@ -136,7 +185,7 @@ static GrB_Info k2a_bfs_rows_pack(k2a_bfs_rows_vec *u, GrB_Index n) {
 GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A, int64_t k,
                             int64_t *edges) {
   const GrB_Index n = w->n;
-  k2a_bfs_rows_vec lv, pv;
+  k2a_bfs_rows_vec lv = {0}, pv = {0};  // (both packed back below, unpacked or not)
   GrB_Info info = k2a_bfs_rows_unpack(&lv, level, n);
   if (info == GrB_SUCCESS) info = k2a_bfs_rows_unpack(&pv, parent, n);
   if (info == GrB_SUCCESS && lv.v != NULL && pv.v != NULL && lv.nvals != pv.nvals) info = GrB_INVALID_OBJECT;
@@ -147,18 +196,21 @@ GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent
     int8_t *visited = lv.v != NULL ? lv.b : pv.b;
     for (GrB_Index f = 0; f < w->nfront && info == GrB_SUCCESS; f++) {
       const GrB_Index from = w->front[f];
-      GrB_Index count = n;
-      info = K2_Matrix_rowNeighbors(w->row, &count, A, from);
+      GrB_Index count = 0;
+      info = k2a_rows_neighbors(w, A, from, &count);
       if (info != GrB_SUCCESS) break;
       seen_edges += (int64_t)count;
       for (GrB_Index e = 0; e < count; e++) {
         const GrB_Index j = w->row[e];
         if (visited[j]) continue;
+        if (!k2a_rows_push(w, &nnext, j)) {
+          info = GrB_OUT_OF_MEMORY;
+          break;
+        }
         if (lv.v != NULL) lv.b[j] = 1, lv.nvals++;
         if (pv.v != NULL) pv.b[j] = 1, pv.nvals++;
         k2a_bfs_rows_put(&lv, j, k);
         k2a_bfs_rows_put(&pv, j, (int64_t)from);
-        w->next[nnext++] = j;
       }
     }
   }
@@ -166,9 +218,84 @@ GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent
   GrB_Info back = k2a_bfs_rows_pack(&lv, n), back2 = k2a_bfs_rows_pack(&pv, n);
   if (info == GrB_SUCCESS) info = back != GrB_SUCCESS ? back : back2;
   if (info != GrB_SUCCESS) return info;
-  GrB_Index *t = w->front;
-  w->front = w->next, w->next = t;
-  w->nfront = nnext;
+  k2a_rows_advance(w, nnext);
   *edges = seen_edges;
+  return GrB_SUCCESS;
+}
+
+
+// ---- hop-count SSSP ----------------------------------------------------------------------------
+// dist stays as GraphBLAS holds it (sparse, for a search that reaches little): the rounds by row
+// queries test a bit per vertex of their own and add what they reach to dist as pending entries
+// when they hand over or end.
+
+static inline bool k2a_rows_seen(const k2a_bfs_rows *w, GrB_Index v) { return (w->seen[v >> 6] >> (v & 63)) & 1; }
+static inline void k2a_rows_mark(k2a_bfs_rows *w, GrB_Index v) { w->seen[v >> 6] |= UINT64_C(1) << (v & 63); }
+
+GrB_Info k2a_sssp_rows_start(k2a_bfs_rows *w, GrB_Index n, GrB_Index src) {
+  GrB_Info info = k2a_bfs_rows_start(w, n, src);
+  if (info != GrB_SUCCESS) return info;
+  w->seen = calloc((size_t)(n + 63) / 64, sizeof(uint64_t));
+  if (w->seen == NULL) return GrB_OUT_OF_MEMORY;
+  k2a_rows_mark(w, src);
+  w->nfound = 0;
+  return GrB_SUCCESS;
+}
+
+GrB_Info k2a_sssp_rows_take(bool *taken, k2a_bfs_rows *w, GrB_Vector f, GrB_Vector dist) {
+  *taken = false;
+  GrB_Index nf = 0, nd = 0;
+  GrB_Info info = GrB_Vector_nvals(&nf, f);
+  if (info == GrB_SUCCESS) info = GrB_Vector_nvals(&nd, dist);
+  if (info != GrB_SUCCESS) return info;
+  // the values into the row list (unused between rounds), the indices into the frontier
+  if (!K2A_ROWS_GROW(w, front, nf) || !K2A_ROWS_GROW(w, row, nf) || !K2A_ROWS_GROW(w, next, nd)) {
+    return GrB_OUT_OF_MEMORY;
+  }
+  int64_t *values = (int64_t *)w->row;
+  if ((info = GrB_Vector_extractTuples_INT64(w->front, values, &nf, f)) != GrB_SUCCESS) return info;
+  for (GrB_Index i = 1; i < nf; i++)
+    if (values[i] != values[0]) return GrB_SUCCESS;  // not one distance: the products go on
+  // what the products reached since: dist's entries, marked (the next list is free now)
+  if ((info = GrB_Vector_extractTuples_INT64(w->next, NULL, &nd, dist)) != GrB_SUCCESS) return info;
+  for (GrB_Index i = 0; i < nd; i++) k2a_rows_mark(w, w->next[i]);
+  w->nfront = nf;
+  w->value = nf > 0 ? values[0] : 0;
+  *taken = true;
+  return GrB_SUCCESS;
+}
+
+GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, int64_t weight) {
+  GrB_Index nnext = 0;
+  // every frontier vertex is at w->value: a vertex not yet reached is at one edge more, and one
+  // already reached is at most that far (no weight is negative), so it keeps its distance
+  const int64_t reach = (int64_t)((uint64_t)w->value + (uint64_t)weight);
+  for (GrB_Index f = 0; f < w->nfront; f++) {
+    GrB_Index count = 0;
+    GrB_Info info = k2a_rows_neighbors(w, A, w->front[f], &count);
+    if (info != GrB_SUCCESS) return info;
+    for (GrB_Index e = 0; e < count; e++) {
+      const GrB_Index j = w->row[e];
+      if (k2a_rows_seen(w, j)) continue;
+      if (!k2a_rows_push(w, &nnext, j) || !K2A_ROWS_GROW(w, found, w->nfound + 1) ||
+          !K2A_ROWS_GROW(w, found_value, w->nfound + 1)) {
+        return GrB_OUT_OF_MEMORY;
+      }
+      k2a_rows_mark(w, j);
+      w->found[w->nfound] = j;
+      w->found_value[w->nfound++] = reach;
+    }
+  }
+  k2a_rows_advance(w, nnext);
+  w->value = reach;
+  return GrB_SUCCESS;
+}
+
+GrB_Info k2a_sssp_rows_flush(k2a_bfs_rows *w, GrB_Vector dist) {
+  for (GrB_Index k = 0; k < w->nfound; k++) {
+    GrB_Info info = GrB_Vector_setElement_INT64(dist, w->found_value[k], w->found[k]);
+    if (info != GrB_SUCCESS) return info;
+  }
+  w->nfound = 0;
   return GrB_SUCCESS;
 }

@@ -79,6 +79,46 @@ static void test_ldbc(void **state) {
   if (done == 0) skip();
 }
 
+// A random clump with a 20-vertex tail, edge weights 0, 1 and 3 on the tree: the rounds of small
+// frontiers run by row queries, the clump's by products, and back along the tail (the frontier
+// handed over both ways); every distance is the hop count times the weight, on both storages
+// for weight 1. A weight of 2.5 (not a whole number) keeps every round a product: the distances
+// are the same as the weight's INT64 cast, 2, times the hops.
+static void test_weights_and_switch(void **state) {
+  (void)state;
+  const GrB_Index n = 8192, clump = n - 20;
+  uint32_t *I = malloc(20 * n * sizeof(uint32_t)), *J = malloc(20 * n * sizeof(uint32_t));
+  GrB_Index ne = 0;
+  k2_rng r = {11};
+  for (GrB_Index k = 0; k < 12 * clump; k++) {
+    I[ne] = (uint32_t)k2_rng_below(&r, clump), J[ne++] = (uint32_t)k2_rng_below(&r, clump);
+  }
+  for (GrB_Index i = clump - 1; i + 1 < n; i++) I[ne] = (uint32_t)i, J[ne++] = (uint32_t)(i + 1);
+  alg_graph g;
+  alg_graph_from_pairs(&g, n, I, J, ne);
+  free(I);
+  free(J);
+  check_hops(&g, 0);
+  check_hops(&g, 77);
+  int64_t *oracle = malloc(n * sizeof(int64_t)), *got = malloc(n * sizeof(int64_t));
+  alg_oracle_bfs(oracle, n, g.rowptr, g.col, 77);
+  const double weights[] = {0, 3, 2.5};
+  const int64_t as_int[] = {0, 3, 2};
+  char msg[K2_MSG_LEN];
+  for (int w = 0; w < 3; w++) {
+    K2_ASSERT_OK(K2_Matrix_setEdgeWeight(g.K, weights[w]));
+    GrB_Vector d = NULL;
+    K2_ASSERT_OK(K2_sssp_hops(&d, g.K, 77, msg));
+    alg_dense_int64(got, d, n, -1);
+    for (GrB_Index i = 0; i < n; i++) assert_int_equal(got[i], oracle[i] < 0 ? -1 : oracle[i] * as_int[w]);
+    GrB_free(&d);
+  }
+  K2_ASSERT_OK(K2_Matrix_setEdgeWeight(g.K, 1));
+  free(oracle);
+  free(got);
+  alg_graph_free(&g);
+}
+
 static void test_errors(void **state) {
   (void)state;
   alg_graph g;
@@ -96,6 +136,6 @@ static void test_errors(void **state) {
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_lagraph_files), cmocka_unit_test(test_ldbc),
-                                     cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_weights_and_switch), cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
