@@ -176,11 +176,15 @@ static GrB_Info k2a_bfs_rows_pack(k2a_bfs_rows_vec *u, GrB_Index n) {
   GrB_Info info = GxB_Vector_pack_Bitmap(u->v, &u->b, &u->x, u->b_size, u->x_size, iso, u->nvals, NULL);
   // kept a bitmap: under the automatic control GraphBLAS would make a vector of few entries
   // sparse at its next assignment, O(n) at every level
-  if (info == GrB_SUCCESS) info = GxB_Vector_Option_set(u->v, GxB_SPARSITY_CONTROL, u->control);
+  if (info == GrB_SUCCESS) {
+    info = GxB_Vector_Option_set(u->v, GxB_SPARSITY_CONTROL, u->control);
+  } else {  // not taken back (out of memory): the arrays are still ours
+    free(u->b);
+    free(u->x);
+  }
   u->v = NULL;
   return info;
 }
-
 
 GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A, int64_t k,
                             int64_t *edges) {
@@ -222,7 +226,6 @@ GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent
   *edges = seen_edges;
   return GrB_SUCCESS;
 }
-
 
 // ---- hop-count SSSP ----------------------------------------------------------------------------
 // dist stays as GraphBLAS holds it (sparse, for a search that reaches little): the rounds by row
