@@ -5,7 +5,7 @@
 # Unpacks the Debian packages in .deps/ (scripts/gpu-prepare.sh; no registry there), configures and builds
 # with CUDA for sm_90 (+ PTX), runs the GPU tests, then the same tests under compute-sanitizer
 # memcheck and racecheck, then the benchmark; logs and CSV go to $OUT.
-#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [stress] [bench] [algorithms]
+#   scripts/gpu-run.sh [test] [sanitize|memcheck|racecheck] [suite] [stress] [algsan] [bench] [algorithms]
 #   (default: test sanitize bench). suite: the whole test suite with the CUDA engine forced in
 #   strict mode (K2GRB_ENGINE=cuda K2GRB_STRICT=1), so every native product of the bridge, the
 #   algorithms and the CPU tests' AUTO products runs on the GPU (the GPU tests are step test),
@@ -23,6 +23,10 @@
 # algorithms: bench_algorithms with the CUDA engine against SuiteSparse on all the host's cores;
 #   ALG_ARGS are its further options, e.g. "--reps 3 --max-seconds 10 --rmat 20,22".
 #   (not in the default steps)
+# algsan: compute-sanitizer memcheck (with leak check) and racecheck on the algorithm tests with
+#   the CUDA engine forced in strict mode, one process per cmocka test of each (K2GRB_TEST_FILTER),
+#   all at once, each capped at PAR_TIMEOUT seconds: whole, test_bfs's racecheck runs past 500 s.
+#   (not in the default steps)
 # SANITIZE_FILTER: run only the GPU tests matching this cmocka pattern under compute-sanitizer
 # (e.g. "test_plus_kernel"); default all.
 # BUILD_ONLY=1: unpack, configure and build what the steps need, run nothing; SKIP_BUILD=1: run
@@ -37,6 +41,10 @@ BUILD=${BUILD:-build-gpu}
 log() { echo "== $(date +%T) $*" | tee -a "$OUT/run.log"; }
 # the cmocka tests of test_gpu_product, by name (for K2GRB_GPU_FILTER)
 gpu_test_names() { grep -o 'cmocka_unit_test(test_[a-z0-9_]*)' tests/gpu/test_gpu_product.c |
+  sed 's/cmocka_unit_test(\(.*\))/\1/'; }
+# the algorithm test programs, and the cmocka tests of one of them
+ALG_TESTS="test_bfs test_msbfs test_pagerank test_sssp test_wcc test_graph"
+alg_test_names() { grep -o 'cmocka_unit_test(test_[a-z0-9_]*)' "tests/algorithms/$1.c" |
   sed 's/cmocka_unit_test(\(.*\))/\1/'; }
 # wait for every background job; false if any failed
 wait_all() { local r=0 p; for p in $(jobs -p); do wait "$p" || r=1; done; return $r; }
@@ -62,7 +70,7 @@ cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=Release -DK2_USE_CUDA=ON -DK2_WERROR=ON 
   -DK2_DATA_DIR=$ROOT/.gpudata >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 log "build"
 TARGETS=$(cd tests/gpu && ls test_*.c | sed 's/\.c$//' | tr '\n' ' ')
-case " $STEPS " in *" suite "* | *" stress "*) TARGETS="all" ;; esac
+case " $STEPS " in *" suite "* | *" stress "* | *" algsan "*) TARGETS="all" ;; esac
 if grep -q bench_gpu bench/CMakeLists.txt 2>/dev/null; then
   TARGETS="$TARGETS bench_gpu"
 fi
@@ -131,6 +139,24 @@ for step in $STEPS; do
           [ $src = 0 ] || rc=1
         done
       done ;;
+    algsan)
+      log "compute-sanitizer memcheck and racecheck on the algorithm tests (CUDA engine, strict), one process per test"
+      mkdir -p "$OUT/algsan"
+      for t in $ALG_TESTS; do
+        for name in $(alg_test_names $t); do
+          for tool in memcheck racecheck; do
+            extra=""
+            [ $tool = memcheck ] && extra="--leak-check full"
+            K2GRB_ENGINE=cuda K2GRB_STRICT=1 OMP_NUM_THREADS=2 K2GRB_TEST_FILTER=$name \
+              timeout ${PAR_TIMEOUT:-480} compute-sanitizer --tool $tool $extra --error-exitcode 99 \
+              $BUILD/tests/$t >"$OUT/algsan/$tool-$t-$name.log" 2>&1 &
+          done
+        done
+      done
+      wait_all || rc=1
+      for f in "$OUT"/algsan/*.log; do
+        echo "$(basename "$f" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|PASSED|FAILED' "$f" | tr '\n' ' ')"
+      done | tee -a "$OUT/run.log" ;;
     suite)
       for cfg in auto rows; do
         log "ctest (all) with K2GRB_ENGINE=cuda K2GRB_STRICT=1 K2GRB_DEVICE_CONFIG=$cfg"
