@@ -190,9 +190,11 @@ typedef struct {
   int64_t value;            // SSSP: the frontier's distance
   // SSSP: the vertices reached (a bit each), and those reached by row queries not yet in dist
   uint64_t *seen;
-  GrB_Index *found, nfound, cap_found;
-  int64_t *found_value;
-  GrB_Index cap_found_value;
+  struct k2a_found {
+    GrB_Index vertex;
+    int64_t dist;
+  } *found;
+  GrB_Index nfound, cap_found;
 } k2a_bfs_rows;
 // The limit follows the graph's size: a row query descends every node of its row's stripe
 // that holds an entry, about sqrt(nvals) of them on a scattered graph (2 us a row on power's

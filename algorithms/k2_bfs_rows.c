@@ -11,7 +11,6 @@ void k2a_bfs_rows_free(k2a_bfs_rows *w) {
   free(w->row);
   free(w->seen);
   free(w->found);
-  free(w->found_value);
   memset(w, 0, sizeof *w);
 }
 
@@ -280,13 +279,9 @@ GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, int64_t weight) {
     for (GrB_Index e = 0; e < count; e++) {
       const GrB_Index j = w->row[e];
       if (k2a_rows_seen(w, j)) continue;
-      if (!k2a_rows_push(w, &nnext, j) || !K2A_ROWS_GROW(w, found, w->nfound + 1) ||
-          !K2A_ROWS_GROW(w, found_value, w->nfound + 1)) {
-        return GrB_OUT_OF_MEMORY;
-      }
+      if (!k2a_rows_push(w, &nnext, j) || !K2A_ROWS_GROW(w, found, w->nfound + 1)) return GrB_OUT_OF_MEMORY;
       k2a_rows_mark(w, j);
-      w->found[w->nfound] = j;
-      w->found_value[w->nfound++] = reach;
+      w->found[w->nfound++] = (struct k2a_found){j, reach};
     }
   }
   k2a_rows_advance(w, nnext);
@@ -296,7 +291,7 @@ GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, int64_t weight) {
 
 GrB_Info k2a_sssp_rows_flush(k2a_bfs_rows *w, GrB_Vector dist) {
   for (GrB_Index k = 0; k < w->nfound; k++) {
-    GrB_Info info = GrB_Vector_setElement_INT64(dist, w->found_value[k], w->found[k]);
+    GrB_Info info = GrB_Vector_setElement_INT64(dist, w->found[k].dist, w->found[k].vertex);
     if (info != GrB_SUCCESS) return info;
   }
   w->nfound = 0;

@@ -67,6 +67,24 @@ static inline void alg_graph_from_pairs(alg_graph *g, GrB_Index n, const uint32_
   free(gj);
 }
 
+// A random clump of n - tail vertices (12 edges per vertex, from seed) with a path of tail
+// vertices hanging off its last one: a search from the clump grows, fills it and then walks the
+// tail a vertex per level (direction switches, small frontiers after large ones).
+static inline void alg_graph_clump_with_tail(alg_graph *g, GrB_Index n, GrB_Index tail, uint64_t seed) {
+  const GrB_Index clump = n - tail;
+  uint32_t *I = malloc((12 * clump + tail + 1) * sizeof(uint32_t)), *J = malloc((12 * clump + tail + 1) * sizeof(uint32_t));
+  assert_true(I != NULL && J != NULL);
+  GrB_Index ne = 0;
+  k2_rng r = {seed};
+  for (GrB_Index k = 0; k < 12 * clump; k++) {
+    I[ne] = (uint32_t)k2_rng_below(&r, clump), J[ne++] = (uint32_t)k2_rng_below(&r, clump);
+  }
+  for (GrB_Index i = clump - 1; i + 1 < n; i++) I[ne] = (uint32_t)i, J[ne++] = (uint32_t)(i + 1);
+  alg_graph_from_pairs(g, n, I, J, ne);
+  free(I);
+  free(J);
+}
+
 // A graph file of the data folder (any format); false (after a message) when absent.
 static inline bool alg_graph_load(alg_graph *g, const char *relative, bool symmetrize) {
   const char *path = k2_test_data_path(relative);

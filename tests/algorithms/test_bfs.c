@@ -147,18 +147,8 @@ static void test_ldbc_expected(void **state) {
 // when the frontier's edges outgrow the unexplored ones, and back to push along the tail.
 static void test_push_pull_switch(void **state) {
   (void)state;
-  const GrB_Index n = 8192, clump = n - 20;
-  uint32_t *I = malloc(20 * n * sizeof(uint32_t)), *J = malloc(20 * n * sizeof(uint32_t));
-  GrB_Index ne = 0;
-  k2_rng r = {7};
-  for (GrB_Index k = 0; k < 12 * clump; k++) {
-    I[ne] = (uint32_t)k2_rng_below(&r, clump), J[ne++] = (uint32_t)k2_rng_below(&r, clump);
-  }
-  for (GrB_Index i = clump - 1; i + 1 < n; i++) I[ne] = (uint32_t)i, J[ne++] = (uint32_t)(i + 1);
   alg_graph g;
-  alg_graph_from_pairs(&g, n, I, J, ne);
-  free(I);
-  free(J);
+  alg_graph_clump_with_tail(&g, 8192, 20, 7);
   check_all(&g, 0);
   check_all(&g, 77);
   alg_graph_free(&g);

@@ -86,18 +86,9 @@ static void test_ldbc(void **state) {
 // are the same as the weight's INT64 cast, 2, times the hops.
 static void test_weights_and_switch(void **state) {
   (void)state;
-  const GrB_Index n = 8192, clump = n - 20;
-  uint32_t *I = malloc(20 * n * sizeof(uint32_t)), *J = malloc(20 * n * sizeof(uint32_t));
-  GrB_Index ne = 0;
-  k2_rng r = {11};
-  for (GrB_Index k = 0; k < 12 * clump; k++) {
-    I[ne] = (uint32_t)k2_rng_below(&r, clump), J[ne++] = (uint32_t)k2_rng_below(&r, clump);
-  }
-  for (GrB_Index i = clump - 1; i + 1 < n; i++) I[ne] = (uint32_t)i, J[ne++] = (uint32_t)(i + 1);
+  const GrB_Index n = 8192;
   alg_graph g;
-  alg_graph_from_pairs(&g, n, I, J, ne);
-  free(I);
-  free(J);
+  alg_graph_clump_with_tail(&g, n, 20, 11);
   check_hops(&g, 0);
   check_hops(&g, 77);
   int64_t *oracle = malloc(n * sizeof(int64_t)), *got = malloc(n * sizeof(int64_t));
