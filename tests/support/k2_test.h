@@ -52,4 +52,12 @@ static inline void k2_test_filter_from_env(void) {
   if (f != NULL) cmocka_set_test_filter(f);
 }
 
+// K2GRB_TEST_QUICK=1: the tests that search from every source or along thousands of levels do a
+// few of them (one process under compute-sanitizer, whose launches cost milliseconds each, then
+// ends within minutes); every code path they reach stays reached.
+static inline bool k2_test_quick(void) {
+  const char *q = getenv("K2GRB_TEST_QUICK");
+  return q != NULL && q[0] == '1';
+}
+
 #endif
