@@ -98,25 +98,33 @@ static GrB_Info k2_bridge_pack_recycling(GrB_Vector w, k2_result *R, size_t ts) 
 
 // Drop from a dense or bitmap T the entries that the skip bytes exclude (O(n), no allocation
 // for a bitmap T): T then holds only what the mask allows.
+// The dense passes over i < n: on the OpenMP threads from 2^16 entries (the engine's threads
+// left T's values in their caches), below that with no OpenMP construct at all (a region of one
+// thread still costs libgomp a futex call).
+#define K2_DENSE_LOOP(n, i, ...)                                \
+  do {                                                          \
+    if ((n) >= 65536) {                                         \
+      _Pragma("omp parallel for schedule(static)")              \
+      for (GrB_Index i = 0; i < (n); i++) { __VA_ARGS__; }      \
+    } else {                                                    \
+      for (GrB_Index i = 0; i < (n); i++) { __VA_ARGS__; }      \
+    }                                                           \
+  } while (0)
+
 static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64_t allowed) {
   const GrB_Index n = R->n;
-  if (R->present == NULL) {
-    R->present = malloc(n > 0 ? n : 1);
-    if (R->present == NULL) return GrB_OUT_OF_MEMORY;
-    _Pragma("omp parallel for schedule(static) if (n >= 65536)")
-    for (GrB_Index i = 0; i < n; i++) R->present[i] = skip[i] == 0;
+  uint8_t *p = R->present;
+  if (p == NULL) {
+    p = R->present = malloc(n > 0 ? n : 1);
+    if (p == NULL) return GrB_OUT_OF_MEMORY;
+    K2_DENSE_LOOP(n, i, p[i] = skip[i] == 0);
     R->nvals = allowed;
     return GrB_SUCCESS;
   }
-  _Pragma("omp parallel for schedule(static) if (n >= 65536)")
-  for (GrB_Index i = 0; i < n; i++) R->present[i] &= (uint8_t)(skip[i] == 0);
+  K2_DENSE_LOOP(n, i, p[i] &= (uint8_t)(skip[i] == 0));
   R->nvals = K2_NVALS_UNKNOWN;
   return GrB_SUCCESS;
 }
-
-// The dense passes run on the OpenMP threads from 2^16 entries (the engine's threads left T's
-// values in their caches).
-#define K2_ACCUM_PARALLEL _Pragma("omp parallel for schedule(static) if (n >= 65536)")
 
 // w(i) = op (w(i), t(i)) where T has entry i, in T's type, as GraphBLAS computes it: integer
 // sums wrap around (taken in uint64_t), floats take fmin/fmax. One tight loop per
@@ -129,11 +137,9 @@ static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64
       for (GrB_Index k = 0; k < R->nvals; k++) wv[R->indices[k]] = OP(T, wv[R->indices[k]], tv[k]); \
     } else if (R->present != NULL) {                                                        \
       const uint8_t *tp = R->present;                                                       \
-      K2_ACCUM_PARALLEL                                                                     \
-      for (GrB_Index i = 0; i < n; i++) wv[i] = tp[i] ? OP(T, wv[i], tv[i]) : wv[i];        \
+      K2_DENSE_LOOP(n, i, wv[i] = tp[i] ? OP(T, wv[i], tv[i]) : wv[i]);                     \
     } else {                                                                                \
-      K2_ACCUM_PARALLEL                                                                     \
-      for (GrB_Index i = 0; i < n; i++) wv[i] = OP(T, wv[i], tv[i]);                        \
+      K2_DENSE_LOOP(n, i, wv[i] = OP(T, wv[i], tv[i]));                                     \
     }                                                                                       \
   } while (0)
 // An iso w (one value v, a scalar assigned to all) and a dense or bitmap T: T's own array
@@ -145,11 +151,9 @@ static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64
     T *tv = (T *)R->values;                                                             \
     if (R->present != NULL) {                                                           \
       const uint8_t *tp = R->present;                                                   \
-      K2_ACCUM_PARALLEL                                                                 \
-      for (GrB_Index i = 0; i < n; i++) tv[i] = tp[i] ? OP(T, v, tv[i]) : v;            \
+      K2_DENSE_LOOP(n, i, tv[i] = tp[i] ? OP(T, v, tv[i]) : v);                         \
     } else {                                                                            \
-      K2_ACCUM_PARALLEL                                                                 \
-      for (GrB_Index i = 0; i < n; i++) tv[i] = OP(T, v, tv[i]);                        \
+      K2_DENSE_LOOP(n, i, tv[i] = OP(T, v, tv[i]));                                     \
     }                                                                                   \
   } while (0)
 #define K2_ACCUM_LOOP(FORMS, T, PLUSF, MINF, MAXF) \

@@ -346,34 +346,47 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
   const uint64_t ng = plan->ngroups;
   const uint32_t tl = plan->task_level;
   uint64_t expanded = 0;
-#pragma omp parallel num_threads(nthreads) if (nthreads > 1) reduction(+ : expanded)
-  {
-    k2_omp_stiles T;
-    memset(&T, 0, sizeof T);
-    uint64_t *mine = buf + (uint64_t)omp_get_thread_num() * per_thread;
-    for (uint32_t t = 0; t < A->levels; t++) {
-      T.node[t] = mine + (uint64_t)t * 5 * K2_OMP_STILE;
-      T.org[t] = T.node[t] + K2_OMP_STILE;
-      T.fc[t] = T.org[t] + K2_OMP_STILE;
-      T.sg[t] = T.fc[t] + K2_OMP_STILE;
-      T.kp[t] = T.sg[t] + K2_OMP_STILE;
-    }
+  // (one thread: no OpenMP construct, as in the full traversal)
+#define K2_OMP_STILES_SETUP(th)                                    \
+  k2_omp_stiles T;                                                 \
+  memset(&T, 0, sizeof T);                                         \
+  uint64_t *mine = buf + (uint64_t)(th) * per_thread;              \
+  for (uint32_t t = 0; t < A->levels; t++) {                       \
+    T.node[t] = mine + (uint64_t)t * 5 * K2_OMP_STILE;             \
+    T.org[t] = T.node[t] + K2_OMP_STILE;                           \
+    T.fc[t] = T.org[t] + K2_OMP_STILE;                             \
+    T.sg[t] = T.fc[t] + K2_OMP_STILE;                              \
+    T.kp[t] = T.sg[t] + K2_OMP_STILE;                              \
+  }
+  // a group's tasks are in node order, so are their subtrees on every level: the cursors go on
+  // from one task to the next and start again with the group
+#define K2_OMP_STRIPES_GROUP(g)                                                  \
+  {                                                                              \
+    for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;        \
+    for (uint64_t k = group_start[g]; k < group_start[(g) + 1]; k++) {           \
+      if (!k2_omp_stripes_node(A, P, is, os, tl, tasks[k].origin)) continue;     \
+      T.node[tl][0] = tasks[k].node;                                             \
+      T.org[tl][0] = tasks[k].origin;                                            \
+      T.fc[tl][0] = k2_omp_cursor_fc(A, &T, tl, tasks[k].node);                  \
+      T.sg[tl][0] = k2_view_sig(A, tasks[k].node);                               \
+      k2_omp_stripes_descend(A, P, leaf, is, os, &T, tl, 1);                     \
+    }                                                                            \
+  }
+  if (nthreads > 1) {
+#pragma omp parallel num_threads(nthreads) reduction(+ : expanded)
+    {
+      K2_OMP_STILES_SETUP(omp_get_thread_num())
 #pragma omp for schedule(dynamic, 1)
-    for (uint64_t g = 0; g < ng; g++) {
-      // a group's tasks are in node order, so are their subtrees on every level: the cursors
-      // go on from one task to the next and start again with the group
-      for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;
-      for (uint64_t k = group_start[g]; k < group_start[g + 1]; k++) {
-        if (!k2_omp_stripes_node(A, P, is, os, tl, tasks[k].origin)) continue;
-        T.node[tl][0] = tasks[k].node;
-        T.org[tl][0] = tasks[k].origin;
-        T.fc[tl][0] = k2_omp_cursor_fc(A, &T, tl, tasks[k].node);
-        T.sg[tl][0] = k2_view_sig(A, tasks[k].node);
-        k2_omp_stripes_descend(A, P, leaf, is, os, &T, tl, 1);
-      }
+      for (uint64_t g = 0; g < ng; g++) K2_OMP_STRIPES_GROUP(g)
+      expanded += T.expanded;
     }
+  } else {
+    K2_OMP_STILES_SETUP(0)
+    for (uint64_t g = 0; g < ng; g++) K2_OMP_STRIPES_GROUP(g)
     expanded += T.expanded;
   }
+#undef K2_OMP_STILES_SETUP
+#undef K2_OMP_STRIPES_GROUP
   k2_omp_pruned_expanded = expanded;
   if (P->report != NULL) {
     P->report->traversal = is != NULL && os != NULL ? "full, pruned by the stripes of the input and the mask"
@@ -517,24 +530,34 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   // under a memory limit) ends the process inside libgomp ("libgomp: Thread creation failed"):
   // OpenMP offers no way to catch that. The team may also be smaller than asked (nested
   // regions): the loop shares the chunks among whoever is there.
-#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
-  {
+  // One thread: no OpenMP construct at all (a region of one thread still costs libgomp a futex
+  // call per region and per loop's barrier: a third of a small tree's product).
+#define K2_OMP_CHUNK(c)                                                                     \
+  for (uint64_t k = chunk_start[c]; k < chunk_start[(c) + 1]; k++) {                      \
+    if (A->bottom_codes != NULL) {                                                        \
+      k2_omp_bottom(A, P, leaf, blocks, decoded, &sc, tasks[k].f_lo, tasks[k].f_hi);      \
+      continue;                                                                           \
+    }                                                                                     \
+    sc.origin[task_level][0] = tasks[k].origin;                                           \
+    k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);                        \
+  }
+  if (nthreads > 1) {
+#pragma omp parallel num_threads(nthreads)
+    {
+      k2_omp_scratch sc;
+      memset(&sc, 0, sizeof sc);
+      for (uint64_t l = 0; l < nlev; l++)
+        sc.origin[lvl0 + l] = scratch[(uint64_t)omp_get_thread_num() * nlev + l];
+#pragma omp for schedule(dynamic, 1)
+      for (uint64_t c = 0; c < nc; c++) K2_OMP_CHUNK(c)
+    }
+  } else {
     k2_omp_scratch sc;
     memset(&sc, 0, sizeof sc);
-    for (uint64_t l = 0; l < nlev; l++)
-      sc.origin[lvl0 + l] = scratch[(uint64_t)omp_get_thread_num() * nlev + l];
-#pragma omp for schedule(dynamic, 1)
-    for (uint64_t c = 0; c < nc; c++) {
-      for (uint64_t k = chunk_start[c]; k < chunk_start[c + 1]; k++) {
-        if (A->bottom_codes != NULL) {
-          k2_omp_bottom(A, P, leaf, blocks, decoded, &sc, tasks[k].f_lo, tasks[k].f_hi);
-          continue;
-        }
-        sc.origin[task_level][0] = tasks[k].origin;
-        k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);
-      }
-    }
+    for (uint64_t l = 0; l < nlev; l++) sc.origin[lvl0 + l] = scratch[l];
+    for (uint64_t c = 0; c < nc; c++) K2_OMP_CHUNK(c)
   }
+#undef K2_OMP_CHUNK
   // the full nodes above the task level span several tasks' outputs: after them, one at a time
   for (uint64_t k = 0; k < plan->n_full_above; k++) {
     const uint64_t o = plan->full_above[2 * k];
