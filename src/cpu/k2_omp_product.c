@@ -399,6 +399,48 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
   return 0;
 }
 
+// Every K2_OMP_PROBE_STEP-th task of the plan descended by the stripe-pruned traversal without
+// its leaves: the internal nodes expanded, times the step. A plan of fewer tasks (a small tree's,
+// one thread's) gives no sample: -1. The count stops once it reaches `enough` (the sample's
+// count so far times the step bounds the whole from below): the probe of a traversal that
+// would not pay costs a few percent of the one that runs instead.
+#define K2_OMP_PROBE_STEP 16
+static double k2_omp_stripes_probe(const k2_view *A, const k2_product *P, const k2_omp_plan *plan,
+                                   const k2_omp_stripes *is, const k2_omp_stripes *os, double enough) {
+  if (plan == NULL || plan->ntasks < 16 * K2_OMP_PROBE_STEP) return -1;
+  const uint32_t tl = plan->task_level;
+  // tiles for the levels below the task level only
+  const uint64_t per_level = 5 * K2_OMP_STILE, nlev = A->levels - tl;
+  uint64_t *buf = k2_malloc(nlev * per_level * sizeof(uint64_t));
+  if (buf == NULL) return -1;
+  k2_omp_stiles T;
+  memset(&T, 0, sizeof T);
+  for (uint32_t t = tl; t < A->levels; t++) {
+    T.node[t] = buf + (uint64_t)(t - tl) * per_level;
+    T.org[t] = T.node[t] + K2_OMP_STILE;
+    T.fc[t] = T.org[t] + K2_OMP_STILE;
+    T.sg[t] = T.fc[t] + K2_OMP_STILE;
+    T.kp[t] = T.sg[t] + K2_OMP_STILE;
+  }
+  const k2_omp_task *tasks = plan->tasks;
+  uint64_t sampled = 0;
+  for (uint64_t k = K2_OMP_PROBE_STEP / 2; k < plan->ntasks; k += K2_OMP_PROBE_STEP, sampled++) {
+    if (!k2_omp_stripes_node(A, P, is, os, tl, tasks[k].origin)) continue;
+    for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;
+    T.node[tl][0] = tasks[k].node;
+    T.org[tl][0] = tasks[k].origin;
+    T.fc[tl][0] = k2_omp_cursor_fc(A, &T, tl, tasks[k].node);
+    T.sg[tl][0] = k2_view_sig(A, tasks[k].node);
+    k2_omp_stripes_descend(A, P, NULL, is, os, &T, tl, 1);
+    if ((double)T.expanded * K2_OMP_PROBE_STEP >= enough) {
+      free(buf);
+      return (double)T.expanded * K2_OMP_PROBE_STEP;
+    }
+  }
+  free(buf);
+  return sampled > 0 ? (double)T.expanded * (double)plan->ntasks / (double)sampled : -1;
+}
+
 #if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
 int k2_omp_product_avx2(const k2_view *A, void *state, const k2_product *P);
 
@@ -451,7 +493,8 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     if (rc != 0) return rc;
     // the full traversal pruned by stripe summaries, where it costs less than the plan's choice
     k2_omp_stripes sis, sos;
-    if (k2_omp_stripes_plan(A, P, cost, lb, &sis, &sos)) {
+    const k2_omp_plan *pp = cached != NULL && cached->left == P->left ? cached : NULL;
+    if (k2_omp_stripes_plan(A, P, cost, lb, pp, &sis, &sos)) {
       if (owned & 1) free(in);
       if (owned & 2) free(out);
       free(os.bits);

@@ -15,6 +15,8 @@
 // allowed per vector, given as flags only or with the index lists (x_list, y_list); equal to
 // the reference engine pair by pair, the listed outputs exactly the indices with an entry;
 // one entry in one vector of a batch of 16 expands exactly its stripe, as a single vector does.
+// test_stripes_probe: the count on a sample of the tasks that chooses the stripe-pruned
+// traversal where the cost model's estimate alone would walk the whole tree.
 #include "k2_test.h"
 
 #include <omp.h>
@@ -432,6 +434,99 @@ static void test_forced_traversals(void **state) {
   print_message("forced traversals: %ld products equal to the reference engine's\n", cases);
 }
 
+// The stripe-pruned traversal's probe: the cost model's estimate takes the input's and the
+// mask's stripes as independent of the tree, so where they are not it prices the pruned
+// traversal at a large share of the tree and chooses the full one; given the matrix's task plan,
+// the engine then counts the nodes on a sample of the tasks. A matrix whose entries lie within
+// 40 of the diagonal, an input in the first half of the indices and allowed outputs in the
+// second: without the plans (no sample) the full traversal runs, with them the stripes, which
+// expand only the nodes near the middle. With input and outputs over the whole range, whichever
+// runs, a count from the probe must be near what the stripes expand. Two threads, the plans the
+// engine would cache, every result against the reference engine.
+static void probe_case(const fixture *f, k2_omp_state *st, bool left, const uint8_t *xp, const uint8_t *skip,
+                       const int64_t *x, k2_product_report *rep) {
+  const uint64_t n = f->v.nrows;
+  int64_t *y1 = malloc(n * sizeof *y1), *y2 = malloc(n * sizeof *y2);
+  uint8_t *p1 = malloc(n), *p2 = malloc(n);
+  assert_true(y1 && y2 && p1 && p2);
+  memset(rep, 0, sizeof *rep);
+  k2_product P = {.type = K2_T_INT64, .monoid = K2_MON_MIN, .mult = K2_MUL_X_PLUS_W, .w = 2,
+                  .left = left, .batch = 1, .x = x, .x_present = xp, .y = y1, .y_present = p1,
+                  .y_skip = skip, .report = rep};
+  assert_int_equal(k2_omp_product(&f->v, st, &P), 0);
+  P.y = y2;
+  P.y_present = p2;
+  P.report = NULL;
+  assert_int_equal(k2_ref_product(&f->v, NULL, &P), 0);
+  for (uint64_t o = 0; o < n; o++) {
+    if (skip[o]) continue;
+    if (p1[o] != p2[o] || (p1[o] && y1[o] != y2[o])) fail_msg("output %llu differs", (unsigned long long)o);
+  }
+  assert_non_null(rep->traversal);
+  print_message("%s, %s: %s, estimate %.0f, expanded %llu of %llu internal nodes\n", st ? "plans" : "no plans",
+                left ? "left" : "right", rep->traversal, rep->estimate, (unsigned long long)rep->expanded,
+                (unsigned long long)f->v.n_internal);
+  free(y1);
+  free(y2);
+  free(p1);
+  free(p2);
+}
+
+static void test_stripes_probe(void **state) {
+  (void)state;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(2);
+  const uint64_t n = 20000;
+  k2_rng rng = {91};
+  fixture f;
+  k2_coo_random(&f.L, n, n, 120000, &rng);
+  for (uint64_t k = 0; k < f.L.nvals; k++) {
+    const uint64_t off = f.L.J[k] % 81;
+    f.L.J[k] = f.L.I[k] + off >= 40 && f.L.I[k] + off - 40 < n ? f.L.I[k] + off - 40 : f.L.I[k];
+  }
+  f.A = k2_test_matrix(&f.L, NULL);
+  K2_ASSERT_OK(k2_matrix_wait(f.A));
+  k2_tree_view(&f.v, &f.A->tree, f.A->weight);
+  k2_omp_state st = {0};
+  assert_int_equal(k2_omp_plan_new(&f.v, false, &st.plan[0]), 0);
+  assert_int_equal(k2_omp_plan_new(&f.v, true, &st.plan[1]), 0);
+  int64_t *x = malloc(n * sizeof *x);
+  uint8_t *xp = malloc(n), *skip = malloc(n);
+  assert_true(x && xp && skip);
+  for (uint64_t i = 0; i < n; i++) x[i] = (int64_t)(i % 7) + 1;
+  const char *stripes = "full, pruned by the stripes of the input and the mask";
+  for (int apart = 1; apart >= 0; apart--) {
+    for (int left = 0; left < 2; left++) {
+      // apart: inputs in the first half, allowed outputs in the second; else both everywhere
+      for (uint64_t i = 0; i < n; i++) {
+        xp[i] = (uint8_t)((!apart || i < n / 2) && k2_rng_below(&rng, 2));
+        skip[i] = (uint8_t)!((!apart || i >= n / 2) && k2_rng_below(&rng, 2));
+      }
+      k2_product_report rep;
+      if (apart) {
+        probe_case(&f, NULL, left, xp, skip, x, &rep);
+        assert_string_equal(rep.traversal, "full");
+      }
+      probe_case(&f, &st, left, xp, skip, x, &rep);
+      if (apart) {
+        assert_string_equal(rep.traversal, stripes);
+        assert_true(rep.expanded * 50 < f.v.n_internal);
+      }
+      if (strcmp(rep.traversal, stripes) == 0) {
+        // the probe's count scales a sample: within a factor of 4 of what the run expanded
+        assert_true(rep.estimate <= 4.0 * (double)rep.expanded + 64 && 4.0 * rep.estimate + 64 >= (double)rep.expanded);
+      }
+    }
+  }
+  free(x);
+  free(xp);
+  free(skip);
+  k2_omp_plan_free(st.plan[0]);
+  k2_omp_plan_free(st.plan[1]);
+  fixture_free(&f);
+  omp_set_num_threads(threads);
+}
+
 // The same products with the parallel paths taken at every size (levels split among threads,
 // leaves by output block), on three threads so that the parts are uneven.
 static void test_parallel_paths(void **state) {
@@ -456,6 +551,7 @@ int main(void) {
       cmocka_unit_test(test_batch_visits),
       cmocka_unit_test(test_forced_traversals),
       cmocka_unit_test(test_parallel_paths),
+      cmocka_unit_test(test_stripes_probe),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
