@@ -405,9 +405,13 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
 // count so far times the step bounds the whole from below): the probe of a traversal that
 // would not pay costs a few percent of the one that runs instead.
 #define K2_OMP_PROBE_STEP 16
+static bool k2_omp_plan_sampled(const k2_omp_plan *plan) {
+  return plan != NULL && plan->ntasks >= 16 * K2_OMP_PROBE_STEP;
+}
+
 static double k2_omp_stripes_probe(const k2_view *A, const k2_product *P, const k2_omp_plan *plan,
                                    const k2_omp_stripes *is, const k2_omp_stripes *os, double enough) {
-  if (plan == NULL || plan->ntasks < 16 * K2_OMP_PROBE_STEP) return -1;
+  if (!k2_omp_plan_sampled(plan)) return -1;
   const uint32_t tl = plan->task_level;
   // tiles for the levels below the task level only
   const uint64_t per_level = 5 * K2_OMP_STILE, nlev = A->levels - tl;
