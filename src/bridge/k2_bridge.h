@@ -163,6 +163,10 @@ bool k2_bridge_skip_borrow(const uint8_t **skip, uint64_t *allowed, GrB_Vector m
 GrB_Info k2_bridge_result_compact(k2_workspace *W, uint64_t k, const uint8_t *skip, k2_type t,
                                GrB_Index **I, void **X, uint64_t *nvals);
 
+// A dense result's presence bytes [0, n) cleared where the skip bytes are set (the entries a
+// mask excludes), so that with replace and no accumulator it moves into the output as it is.
+void k2_bridge_presence_drop(uint8_t *present, const uint8_t *skip, uint64_t n);
+
 // Bytes per entry, 1 = skip (masked out), from a mask of length n (NULL when nothing to skip);
 // *allowed: how many entries it lets through.
 GrB_Info k2_bridge_skip_from_mask(uint8_t **skip, uint64_t *allowed, GrB_Vector mask, GrB_Index n,

@@ -364,7 +364,7 @@ GrB_Info k2_mxm_sparse(const k2_bridge_call *call, GrB_Matrix C, GrB_Matrix M, G
   const bool no_mask = M == NULL && !call->comp;
   const bool plain = accum == NULL && call->ctype == c.grb_type;
   if (info == GrB_SUCCESS && plain && !no_mask && call->replace && !sparse_result && skip != NULL) {
-    for (GrB_Index p = 0; p < ny; p++) W->y_present[p] &= (uint8_t)(skip[p] == 0);
+    k2_bridge_presence_drop(W->y_present, skip, ny);
   }
   const bool direct = plain && (no_mask || (call->replace && (sparse_result || skip != NULL)));
   k2_mxm_unscatter(W, call, &w);

@@ -24,6 +24,7 @@
 #include "matrix/k2_matrix.h"
 #include "semiring/k2_semiring.h"
 #include "util/k2_error.h"
+#include "util/k2_par.h"
 
 #define K2_NVALS_UNKNOWN UINT64_MAX
 
@@ -96,21 +97,16 @@ static GrB_Info k2_bridge_pack_recycling(GrB_Vector w, k2_result *R, size_t ts) 
   return info;
 }
 
+// The dense passes run on the OpenMP threads from 2^16 entries (the engine's threads left T's
+// values in their caches).
+#define K2_DENSE_LOOP(n, i, ...) K2_PAR_FOR(n, 65536, i, __VA_ARGS__)
+
+void k2_bridge_presence_drop(uint8_t *present, const uint8_t *skip, uint64_t n) {
+  K2_DENSE_LOOP(n, i, present[i] &= (uint8_t)(skip[i] == 0));
+}
+
 // Drop from a dense or bitmap T the entries that the skip bytes exclude (O(n), no allocation
 // for a bitmap T): T then holds only what the mask allows.
-// The dense passes over i < n: on the OpenMP threads from 2^16 entries (the engine's threads
-// left T's values in their caches), below that with no OpenMP construct at all (a region of one
-// thread still costs libgomp a futex call).
-#define K2_DENSE_LOOP(n, i, ...)                                \
-  do {                                                          \
-    if ((n) >= 65536) {                                         \
-      _Pragma("omp parallel for schedule(static)")              \
-      for (GrB_Index i = 0; i < (n); i++) { __VA_ARGS__; }      \
-    } else {                                                    \
-      for (GrB_Index i = 0; i < (n); i++) { __VA_ARGS__; }      \
-    }                                                           \
-  } while (0)
-
 static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64_t allowed) {
   const GrB_Index n = R->n;
   uint8_t *p = R->present;
@@ -121,7 +117,7 @@ static GrB_Info k2_result_drop_skipped(k2_result *R, const uint8_t *skip, uint64
     R->nvals = allowed;
     return GrB_SUCCESS;
   }
-  K2_DENSE_LOOP(n, i, p[i] &= (uint8_t)(skip[i] == 0));
+  k2_bridge_presence_drop(p, skip, n);
   R->nvals = K2_NVALS_UNKNOWN;
   return GrB_SUCCESS;
 }

@@ -25,6 +25,7 @@
 #include "engine/k2_values.h"
 #include "util/k2_alloc.h"
 #include "util/k2_error.h"
+#include "util/k2_par.h"
 
 #ifdef __BMI2__
 #include <immintrin.h>
@@ -311,10 +312,61 @@ static void k2_omp_bottom(const k2_view *A, const k2_product *P, k2_omp_leaf_fn 
   }
 }
 
+// Chunk c of the plan's tasks by the full traversal: from the bottom codes where the tree keeps
+// them, else a descent from each task's node.
+static void k2_omp_full_chunk(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
+                              k2_omp_blocks_fn blocks, const uint64_t *decoded, k2_omp_scratch *sc,
+                              const k2_omp_plan *plan, uint64_t c) {
+  const k2_omp_task *tasks = plan->tasks;
+  for (uint64_t k = plan->chunk_start[c]; k < plan->chunk_start[c + 1]; k++) {
+    if (A->bottom_codes != NULL) {
+      k2_omp_bottom(A, P, leaf, blocks, decoded, sc, tasks[k].f_lo, tasks[k].f_hi);
+      continue;
+    }
+    sc->origin[plan->task_level][0] = tasks[k].origin;
+    k2_omp_descend(A, P, leaf, sc, plan->task_level, tasks[k].node, 1);
+  }
+}
+
 static void k2_omp_scratch_free(uint64_t **scratch, uint64_t nbuf) {
   if (scratch == NULL) return;
   for (uint64_t i = 0; i < nbuf; i++) free(scratch[i]);
   free(scratch);
+}
+
+// T's tiles for the levels from..levels-1, five of K2_OMP_STILE words each, carved out of buf.
+static void k2_omp_stiles_init(k2_omp_stiles *T, uint64_t *buf, const k2_view *A, uint32_t from) {
+  memset(T, 0, sizeof *T);
+  for (uint32_t t = from; t < A->levels; t++) {
+    T->node[t] = buf + (uint64_t)(t - from) * 5 * K2_OMP_STILE;
+    T->org[t] = T->node[t] + K2_OMP_STILE;
+    T->fc[t] = T->org[t] + K2_OMP_STILE;
+    T->sg[t] = T->fc[t] + K2_OMP_STILE;
+    T->kp[t] = T->sg[t] + K2_OMP_STILE;
+  }
+}
+
+// Task k's subtree by the stripe-pruned traversal (leaf NULL: its nodes counted only), when its
+// stripes hold an input and an allowed output; T's cursors go on from the task before.
+static inline void k2_omp_stripes_task(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
+                                       const k2_omp_stripes *is, const k2_omp_stripes *os, k2_omp_stiles *T,
+                                       uint32_t tl, const k2_omp_task *task) {
+  if (!k2_omp_stripes_node(A, P, is, os, tl, task->origin)) return;
+  T->node[tl][0] = task->node;
+  T->org[tl][0] = task->origin;
+  T->fc[tl][0] = k2_omp_cursor_fc(A, T, tl, task->node);
+  T->sg[tl][0] = k2_view_sig(A, task->node);
+  k2_omp_stripes_descend(A, P, leaf, is, os, T, tl, 1);
+}
+
+// The tasks of group g (one output block, in node order, so are their subtrees on every level:
+// the cursors go on from one task to the next and start again with the group).
+static void k2_omp_stripes_group(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
+                                 const k2_omp_stripes *is, const k2_omp_stripes *os, k2_omp_stiles *T,
+                                 const k2_omp_plan *plan, uint64_t g) {
+  for (uint32_t t = 0; t <= A->levels; t++) T->cur_node[t] = UINT64_MAX;
+  for (uint64_t k = plan->group_start[g]; k < plan->group_start[g + 1]; k++)
+    k2_omp_stripes_task(A, P, leaf, is, os, T, plan->task_level, &plan->tasks[k]);
 }
 
 // The full traversal pruned by stripe summaries (k2_omp_stripes_plan) over the plan's tasks, as
@@ -341,52 +393,24 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
             nthreads == 1 ? "" : "s");
   }
   k2_omp_fill_identity(P, P->left ? A->ncols : A->nrows);
-  const k2_omp_task *tasks = plan->tasks;
-  const uint64_t *group_start = plan->group_start;
   const uint64_t ng = plan->ngroups;
-  const uint32_t tl = plan->task_level;
   uint64_t expanded = 0;
   // (one thread: no OpenMP construct, as in the full traversal)
-#define K2_OMP_STILES_SETUP(th)                                    \
-  k2_omp_stiles T;                                                 \
-  memset(&T, 0, sizeof T);                                         \
-  uint64_t *mine = buf + (uint64_t)(th) * per_thread;              \
-  for (uint32_t t = 0; t < A->levels; t++) {                       \
-    T.node[t] = mine + (uint64_t)t * 5 * K2_OMP_STILE;             \
-    T.org[t] = T.node[t] + K2_OMP_STILE;                           \
-    T.fc[t] = T.org[t] + K2_OMP_STILE;                             \
-    T.sg[t] = T.fc[t] + K2_OMP_STILE;                              \
-    T.kp[t] = T.sg[t] + K2_OMP_STILE;                              \
-  }
-  // a group's tasks are in node order, so are their subtrees on every level: the cursors go on
-  // from one task to the next and start again with the group
-#define K2_OMP_STRIPES_GROUP(g)                                                  \
-  {                                                                              \
-    for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;        \
-    for (uint64_t k = group_start[g]; k < group_start[(g) + 1]; k++) {           \
-      if (!k2_omp_stripes_node(A, P, is, os, tl, tasks[k].origin)) continue;     \
-      T.node[tl][0] = tasks[k].node;                                             \
-      T.org[tl][0] = tasks[k].origin;                                            \
-      T.fc[tl][0] = k2_omp_cursor_fc(A, &T, tl, tasks[k].node);                  \
-      T.sg[tl][0] = k2_view_sig(A, tasks[k].node);                               \
-      k2_omp_stripes_descend(A, P, leaf, is, os, &T, tl, 1);                     \
-    }                                                                            \
-  }
   if (nthreads > 1) {
 #pragma omp parallel num_threads(nthreads) reduction(+ : expanded)
     {
-      K2_OMP_STILES_SETUP(omp_get_thread_num())
+      k2_omp_stiles T;
+      k2_omp_stiles_init(&T, buf + (uint64_t)omp_get_thread_num() * per_thread, A, 0);
 #pragma omp for schedule(dynamic, 1)
-      for (uint64_t g = 0; g < ng; g++) K2_OMP_STRIPES_GROUP(g)
+      for (uint64_t g = 0; g < ng; g++) k2_omp_stripes_group(A, P, leaf, is, os, &T, plan, g);
       expanded += T.expanded;
     }
   } else {
-    K2_OMP_STILES_SETUP(0)
-    for (uint64_t g = 0; g < ng; g++) K2_OMP_STRIPES_GROUP(g)
+    k2_omp_stiles T;
+    k2_omp_stiles_init(&T, buf, A, 0);
+    for (uint64_t g = 0; g < ng; g++) k2_omp_stripes_group(A, P, leaf, is, os, &T, plan, g);
     expanded += T.expanded;
   }
-#undef K2_OMP_STILES_SETUP
-#undef K2_OMP_STRIPES_GROUP
   k2_omp_pruned_expanded = expanded;
   if (P->report != NULL) {
     P->report->traversal = is != NULL && os != NULL ? "full, pruned by the stripes of the input and the mask"
@@ -400,8 +424,8 @@ static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf
 }
 
 // Every K2_OMP_PROBE_STEP-th task of the plan descended by the stripe-pruned traversal without
-// its leaves: the internal nodes expanded, times the step. A plan of fewer tasks (a small tree's,
-// one thread's) gives no sample: -1. The count stops once it reaches `enough` (the sample's
+// its leaves: the internal nodes expanded, times the step (a plan that k2_omp_plan_sampled
+// accepts; -1: out of memory). The count stops once it reaches `enough` (the sample's
 // count so far times the step bounds the whole from below): the probe of a traversal that
 // would not pay costs a few percent of the one that runs instead.
 #define K2_OMP_PROBE_STEP 16
@@ -411,38 +435,22 @@ static bool k2_omp_plan_sampled(const k2_omp_plan *plan) {
 
 static double k2_omp_stripes_probe(const k2_view *A, const k2_product *P, const k2_omp_plan *plan,
                                    const k2_omp_stripes *is, const k2_omp_stripes *os, double enough) {
-  if (!k2_omp_plan_sampled(plan)) return -1;
   const uint32_t tl = plan->task_level;
   // tiles for the levels below the task level only
-  const uint64_t per_level = 5 * K2_OMP_STILE, nlev = A->levels - tl;
-  uint64_t *buf = k2_malloc(nlev * per_level * sizeof(uint64_t));
+  uint64_t *buf = k2_malloc((uint64_t)(A->levels - tl) * 5 * K2_OMP_STILE * sizeof(uint64_t));
   if (buf == NULL) return -1;
   k2_omp_stiles T;
-  memset(&T, 0, sizeof T);
-  for (uint32_t t = tl; t < A->levels; t++) {
-    T.node[t] = buf + (uint64_t)(t - tl) * per_level;
-    T.org[t] = T.node[t] + K2_OMP_STILE;
-    T.fc[t] = T.org[t] + K2_OMP_STILE;
-    T.sg[t] = T.fc[t] + K2_OMP_STILE;
-    T.kp[t] = T.sg[t] + K2_OMP_STILE;
-  }
-  const k2_omp_task *tasks = plan->tasks;
+  k2_omp_stiles_init(&T, buf, A, tl);
+  double count = -1;
   uint64_t sampled = 0;
-  for (uint64_t k = K2_OMP_PROBE_STEP / 2; k < plan->ntasks; k += K2_OMP_PROBE_STEP, sampled++) {
-    if (!k2_omp_stripes_node(A, P, is, os, tl, tasks[k].origin)) continue;
-    for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;
-    T.node[tl][0] = tasks[k].node;
-    T.org[tl][0] = tasks[k].origin;
-    T.fc[tl][0] = k2_omp_cursor_fc(A, &T, tl, tasks[k].node);
-    T.sg[tl][0] = k2_view_sig(A, tasks[k].node);
-    k2_omp_stripes_descend(A, P, NULL, is, os, &T, tl, 1);
-    if ((double)T.expanded * K2_OMP_PROBE_STEP >= enough) {
-      free(buf);
-      return (double)T.expanded * K2_OMP_PROBE_STEP;
-    }
+  for (uint64_t k = K2_OMP_PROBE_STEP / 2; k < plan->ntasks && count < 0; k += K2_OMP_PROBE_STEP) {
+    for (uint32_t t = 0; t <= A->levels; t++) T.cur_node[t] = UINT64_MAX;  // (tasks far apart)
+    k2_omp_stripes_task(A, P, NULL, is, os, &T, tl, &plan->tasks[k]);
+    sampled++;
+    if ((double)T.expanded * K2_OMP_PROBE_STEP >= enough) count = (double)T.expanded * K2_OMP_PROBE_STEP;
   }
   free(buf);
-  return sampled > 0 ? (double)T.expanded * (double)plan->ntasks / (double)sampled : -1;
+  return count >= 0 ? count : (double)T.expanded * (double)plan->ntasks / (double)sampled;
 }
 
 #if !defined(K2_OMP_VARIANT) && defined(K2_OMP_HAVE_AVX2)
@@ -569,25 +577,13 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     return 0;
   }
 
-  const k2_omp_task *tasks = plan->tasks;
-  const uint64_t *chunk_start = plan->chunk_start;
-  uint64_t nc = plan->nchunks;
-  uint32_t task_level = plan->task_level;
+  const uint64_t nc = plan->nchunks;
   // Every thread reaches the loop. A team that cannot be started at all (pthread_create failing
   // under a memory limit) ends the process inside libgomp ("libgomp: Thread creation failed"):
   // OpenMP offers no way to catch that. The team may also be smaller than asked (nested
   // regions): the loop shares the chunks among whoever is there.
   // One thread: no OpenMP construct at all (a region of one thread still costs libgomp a futex
   // call per region and per loop's barrier: a third of a small tree's product).
-#define K2_OMP_CHUNK(c)                                                                     \
-  for (uint64_t k = chunk_start[c]; k < chunk_start[(c) + 1]; k++) {                      \
-    if (A->bottom_codes != NULL) {                                                        \
-      k2_omp_bottom(A, P, leaf, blocks, decoded, &sc, tasks[k].f_lo, tasks[k].f_hi);      \
-      continue;                                                                           \
-    }                                                                                     \
-    sc.origin[task_level][0] = tasks[k].origin;                                           \
-    k2_omp_descend(A, P, leaf, &sc, task_level, tasks[k].node, 1);                        \
-  }
   if (nthreads > 1) {
 #pragma omp parallel num_threads(nthreads)
     {
@@ -596,15 +592,14 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
       for (uint64_t l = 0; l < nlev; l++)
         sc.origin[lvl0 + l] = scratch[(uint64_t)omp_get_thread_num() * nlev + l];
 #pragma omp for schedule(dynamic, 1)
-      for (uint64_t c = 0; c < nc; c++) K2_OMP_CHUNK(c)
+      for (uint64_t c = 0; c < nc; c++) k2_omp_full_chunk(A, P, leaf, blocks, decoded, &sc, plan, c);
     }
   } else {
     k2_omp_scratch sc;
     memset(&sc, 0, sizeof sc);
     for (uint64_t l = 0; l < nlev; l++) sc.origin[lvl0 + l] = scratch[l];
-    for (uint64_t c = 0; c < nc; c++) K2_OMP_CHUNK(c)
+    for (uint64_t c = 0; c < nc; c++) k2_omp_full_chunk(A, P, leaf, blocks, decoded, &sc, plan, c);
   }
-#undef K2_OMP_CHUNK
   // the full nodes above the task level span several tasks' outputs: after them, one at a time
   for (uint64_t k = 0; k < plan->n_full_above; k++) {
     const uint64_t o = plan->full_above[2 * k];
