@@ -144,11 +144,12 @@ static inline bool k2a_device_result_stands(GrB_Info info, char *msg) {
 // that serves A), A has the codes already, the OpenMP engine would not start from them (leaves
 // other than plain 2x2, full blocks) or A has fewer than K2A_BOTTOM_COPY_MIN_NODES internal
 // nodes. The copy holds the tree again, 8 bytes per node of the last internal level for the
-// codes and as much for the engine's decoded level, all made again by every run: on the H200's
-// host, PageRank of wiki-Vote (2.6 x 10^5 internal nodes) took 6.0-6.2 ms with it against
-// 3.2-3.6 ms without on 16 threads; on 2 threads PageRank of five graphs with 1.0 to 2.9 x 10^6
-// internal nodes took 0.43-0.88x its time without (docs/benchmarks.md).
-#define K2A_BOTTOM_COPY_MIN_NODES (UINT64_C(1) << 19)
+// codes and as much for the engine's decoded level, all made again by every run (the codes of
+// wiki-Vote's 2.6 x 10^5 internal nodes in 0.35 ms on 2 threads, ca-CondMat's 1.2 x 10^6 in
+// 1.3 ms). On 2 threads, with the limit at 2^17 instead of 2^19, PageRank on eight real graphs
+// took 0.5-0.8x its time (ca-HepPh 7.7 -> 4.3 ms, MIT8 11.4-12.1 -> 7.9-8.1 ms, wiki-Vote 5.0 ->
+// 4.0-4.1 ms) and on none more (docs/benchmarks.md).
+#define K2A_BOTTOM_COPY_MIN_NODES (UINT64_C(1) << 17)
 K2A_INTERNAL GrB_Info k2a_bottom_copy(K2_Matrix *B, K2_Matrix A);
 
 // PageRank (LAGraph model, or GAP's) with its vectors on the GPU (k2_pagerank_device.c); as

@@ -122,6 +122,10 @@ GrB_Info k2_tree_bottom_codes(const k2_tree *t, uint64_t **codes_out) {
                          t->levels - 1, codes_out);
 }
 
+// The set quadrants of a signature s in ascending order, two bits each from the low end.
+static const uint8_t k2_quadrants_in_order[16] = {
+    0x00, 0x00, 0x01, 0x04, 0x02, 0x08, 0x09, 0x24, 0x03, 0x0C, 0x0D, 0x34, 0x0E, 0x38, 0x39, 0xE4};
+
 GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint32_t from,
                          const uint64_t *from_codes, uint32_t last, uint64_t **codes_out) {
   // Two buffers of the widest level, used in turn: one allocation (and one first touch of each
@@ -131,8 +135,9 @@ GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint3
     uint64_t c = level_start[lvl + 1] - level_start[lvl];
     if (c > widest) widest = c;
   }
-  uint64_t *cur = malloc(widest * sizeof(uint64_t));
-  uint64_t *next = last > from ? malloc(widest * sizeof(uint64_t)) : NULL;
+  // (3 spare slots: every node writes four candidate children, the next one overwrites the unset)
+  uint64_t *cur = malloc((widest + 3) * sizeof(uint64_t));
+  uint64_t *next = last > from ? malloc((widest + 3) * sizeof(uint64_t)) : NULL;
   if (cur == NULL || (last > from && next == NULL)) {
     free(cur);
     free(next);
@@ -160,12 +165,27 @@ GrB_Info k2_codes_expand(const uint64_t *sig, const uint64_t *level_start, uint3
 #pragma omp barrier
 #pragma omp single
       for (int k = 0; k < nth; k++) start[k + 1] += start[k];
+      // without a branch per child (fan-outs are too irregular to predict): four candidates
+      // written, the set quadrants first, the count advanced by the fan-out; near the end of
+      // its range a thread writes the children alone, so that no candidate lands in the next
+      // thread's range
       uint64_t out = start[th];
+      const uint64_t end = start[th + 1];
       for (uint64_t i = lo; i < hi; i++) {
         uint64_t p = first + i;
         unsigned s = (unsigned)((sig[p >> 4] >> ((p & 15) * 4)) & 15u);
-        for (unsigned b = 0; b < 4; b++)
-          if (s & (1u << b)) next[out++] = (cur[i] << 2) | b;
+        const uint64_t c = cur[i] << 2;
+        if (out + 4 <= end) {
+          const uint32_t q = k2_quadrants_in_order[s];
+          next[out] = c | (q & 3u);
+          next[out + 1] = c | ((q >> 2) & 3u);
+          next[out + 2] = c | ((q >> 4) & 3u);
+          next[out + 3] = c | ((q >> 6) & 3u);
+          out += (uint64_t)__builtin_popcount(s);
+        } else {
+          for (unsigned b = 0; b < 4; b++)
+            if (s & (1u << b)) next[out++] = c | b;
+        }
       }
     }
     uint64_t *swap = cur;
