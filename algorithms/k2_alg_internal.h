@@ -107,7 +107,8 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 //   graphs, msBFS with 16 sources whole on the device took 0.10x the host's time on the long,
 //   thin olm1000 and jagmesh7 (8.2 against 83 ms, 1.2 against 13 ms) and 0.17-0.73x on the
 //   graphs of 100-3,000 edges, against 1.1-1.25x (0.05-0.1 ms more) on some graphs of 10^4 to
-//   10^5 edges and 1.1-1.6x (at most 0.05 ms) on the three of under 30 edges.
+//   10^5 edges and 1.1-1.6x (at most 0.06 ms) on the three of under 30 edges, which stay on
+//   the host (K2A_MSBFS_DEVICE_MIN_EDGES).
 // - K2A_WHOLE_SERVED (PageRank): nothing more. Every iteration or level is a full
 //   product, so the host loop would pay one device call per iteration with its vectors copied
 //   both ways; the whole run pays its fixed cost once (on the H200 in AUTO, PageRank on
@@ -123,6 +124,7 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 //   K2GRB_ENGINE=cuda, --engine cuda): its rounds on device vectors have no measured size at
 //   which they pay; otherwise each product is routed on its own.
 #define K2A_DEVICE_MIN_EDGES 250000
+#define K2A_MSBFS_DEVICE_MIN_EDGES 64
 typedef enum { K2A_WHOLE_DEVICE, K2A_WHOLE_SERVED, K2A_WHOLE_BY_SIZE, K2A_WHOLE_ASKED } k2a_whole_policy;
 static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy policy) {
   *yes = false;
@@ -130,7 +132,10 @@ static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy p
   K2_Engine engine = K2_ENGINE_AUTO;
   if (info == GrB_SUCCESS && !*yes && policy == K2A_WHOLE_DEVICE) {
     // (the CUDA engine asked for: a device serves every matrix, or there is none)
-    if ((info = K2_get_engine(&engine)) == GrB_SUCCESS && engine == K2_ENGINE_AUTO) info = K2_Device_available(yes);
+    GrB_Index nvals = 0;
+    if ((info = K2_get_engine(&engine)) == GrB_SUCCESS && engine == K2_ENGINE_AUTO &&
+        (info = K2_Matrix_nvals(&nvals, A)) == GrB_SUCCESS && nvals >= K2A_MSBFS_DEVICE_MIN_EDGES)
+      info = K2_Device_available(yes);
     return info;
   }
   if (info != GrB_SUCCESS || !*yes || policy == K2A_WHOLE_SERVED || policy == K2A_WHOLE_DEVICE) return info;
