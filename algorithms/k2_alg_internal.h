@@ -119,7 +119,9 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 //   copied back, a wait per level: about 0.3 ms on the H200) that a small graph's host run,
 //   whose products that reach little stay on the host, does not reach: BFS on wiki-Vote (10^5
 //   edges) took 0.35-0.9 ms on the device against 0.06-0.4 ms with the products routed one by
-//   one, while on cit-HepTh (3.5 10^5) and larger graphs the device run was faster.
+//   one, while on cit-HepTh (3.5 10^5) and larger graphs the device run was faster. (Since the
+//   search became one device call, BFS from K2A_BFS_TRY_MIN_EDGES edges tries the device first,
+//   for a bounded depth: k2_bfs_device_try.)
 // - K2A_WHOLE_ASKED (WCC): only when the CUDA engine was asked for (K2_set_engine,
 //   K2GRB_ENGINE=cuda, --engine cuda): its rounds on device vectors have no measured size at
 //   which they pay; otherwise each product is routed on its own.
@@ -179,6 +181,26 @@ K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *
 K2A_INTERNAL GrB_Info k2_sssp_device(GrB_Vector *out, K2_Matrix A, GrB_Index src, char *msg);
 K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
                                     GrB_Index src, K2_BfsMode mode, char *msg);
+// A try on the device for a graph below K2A_DEVICE_MIN_EDGES (K2_BFS_AUTO): the whole search in
+// one call of at most K2A_BFS_TRY_DEPTH levels (K2_Device_bfsWithin). *done true: the results
+// are written; false: nothing written (the search went deeper, or the device declined), the
+// host runs it. The device pays about 30 us for each level of a few vertices, which the host's
+// row queries answer in a few: on the H200 the device took 0.13-0.7x the host's time on most
+// graphs of 2 10^4 to 2.5 10^5 edges, but 9-15x on pushpull (1,005-2,005 levels: 32-65 ms
+// against 3.4-4.2 ms) and 10x on olm1000 (498 levels); a try that stops at the depth limit
+// costs at most K2A_BFS_TRY_DEPTH such levels before the host starts.
+#define K2A_BFS_TRY_MIN_EDGES 16384
+#define K2A_BFS_TRY_DEPTH 48
+// Whether a BFS on A (nvals edges, not served whole: k2a_device_run) tries the device first.
+static inline GrB_Info k2a_bfs_device_tries(bool *yes, GrB_Index nvals) {
+  *yes = false;
+  K2_Engine engine = K2_ENGINE_AUTO;
+  GrB_Info info = K2_get_engine(&engine);
+  if (info != GrB_SUCCESS || engine != K2_ENGINE_AUTO || nvals < K2A_BFS_TRY_MIN_EDGES) return info;
+  return K2_Device_available(yes);
+}
+K2A_INTERNAL GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,
+                                        GrB_Index src, char *msg);
 // A BFS (levels into *level, parents into *parent, either NULL) that reaches at most
 // K2A_BFS_SMALL_MAX vertices, by row queries (K2_Matrix_rowNeighborsFirst) level by level:
 // *done false, nothing written, at the first row that would take it past them (at most that many

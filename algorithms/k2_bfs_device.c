@@ -131,24 +131,33 @@ static GrB_Info k2_bfs_device_steps(K2_DeviceVector *v, K2_DeviceVector *pi, K2_
     if (lev != NULL) GrB_free(&lev);   \
   } while (0)
 
-GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
-                       GrB_Index src, K2_BfsMode mode, char *msg) {
+// The whole search (depth UINT64_MAX) or a try of at most depth levels: *done false where the
+// try went deeper or the device declined it (nothing written).
+static GrB_Info k2_bfs_device_run(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
+                                  GrB_Index src, K2_BfsMode mode, GrB_Index depth, char *msg) {
   K2_DeviceVector pi = NULL, v = NULL;
   GrB_Vector lev = NULL;
   const char *k2a_step = NULL;
+  *done = false;
   // the caller (k2_bfs.inc) checked the arguments
   GrB_Index n;
   K2A_STEP("reading the size of A");
   K2A_TRY(K2_Matrix_nrows(&n, A));
   const bool compute_level = (level != NULL), compute_parent = (parent != NULL);
+  const bool bounded = depth != UINT64_MAX;
   GrB_Type int_type = n > INT32_MAX ? GrB_INT64 : GrB_INT32;
   GrB_Info info = GrB_NOT_IMPLEMENTED;
   if (mode == K2_BFS_AUTO) {  // the whole search in one call, the direction the engine's own choice
     K2A_STEP("running the BFS on the device");
     if (compute_level) K2A_TRY(K2_DeviceVector_new(&v, int_type, n));
     if (compute_parent) K2A_TRY(K2_DeviceVector_new(&pi, int_type, n));
-    info = K2_Device_bfs(v, pi, A, src, GrB_DESC_T0);
-    if (info != GrB_NOT_IMPLEMENTED) K2A_CHECK(info, "K2_Device_bfs");
+    bool complete = false;
+    info = K2_Device_bfsWithin(v, pi, A, src, depth, &complete, GrB_DESC_T0);
+    if (info != GrB_NOT_IMPLEMENTED) K2A_CHECK(info, "K2_Device_bfsWithin");
+    if (bounded && (info == GrB_NOT_IMPLEMENTED || !complete)) {  // the host's to run
+      K2A_FREE_ALL;
+      return GrB_SUCCESS;
+    }
   }
   if (info == GrB_NOT_IMPLEMENTED) {  // asked for a direction, or declined (row blocks)
     K2_DeviceVector_free(&v);
@@ -165,5 +174,17 @@ GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Gr
   if (compute_level) *level = lev;
   lev = NULL;
   K2A_FREE_ALL;
+  *done = true;
   return GrB_SUCCESS;
+}
+
+GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G, GrB_Index src,
+                       K2_BfsMode mode, char *msg) {
+  bool done = false;
+  return k2_bfs_device_run(&done, level, parent, A, G, src, mode, UINT64_MAX, msg);
+}
+
+GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index src,
+                           char *msg) {
+  return k2_bfs_device_run(done, level, parent, A, NULL, src, K2_BFS_AUTO, K2A_BFS_TRY_DEPTH, msg);
 }

@@ -197,6 +197,12 @@ GrB_Info K2_Device_bfsLevelsMatrix(GrB_Matrix *dist, K2_Matrix A, const GrB_Inde
 // block configuration) or a lack of device memory, left empty by a device fault during the run.
 GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
                        const GrB_Descriptor desc);
+// The same search, at most `depth` levels: level and parent hold the vertices within depth edges
+// of the source (a k-hop neighbourhood), and *complete says whether the search ended by itself
+// (false: it stopped with vertices at distance depth whose edges it did not follow, so there
+// may be more). Arguments and failures as K2_Device_bfs; GrB_NULL_POINTER where complete is NULL.
+GrB_Info K2_Device_bfsWithin(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
+                             GrB_Index depth, bool *complete, const GrB_Descriptor desc);
 
 // PageRank's iterations whole on the device (LAGraph's model: LAGr_PageRank; with sinks NULL,
 // GAP's): rank (FP32, n) starts at 1/n and each iteration sets t = rank and

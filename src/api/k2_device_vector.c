@@ -969,9 +969,10 @@ static void k2_dvec_say_levels(const char *fn) {
   free(lv);
 }
 
-GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
-                       const GrB_Descriptor desc) {
-  const char *fn = "K2_Device_bfs";
+// K2_Device_bfs and K2_Device_bfsWithin: at most max_depth levels, *complete (or NULL) whether
+// the search ended by itself.
+static GrB_Info k2_dvec_bfs(const char *fn, K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A,
+                            GrB_Index source, GrB_Index max_depth, bool *complete, const GrB_Descriptor desc) {
   k2_error_clear();
   k2_api_set_path(K2_PATH_NONE);
   if (level == NULL && parent == NULL) K2_FAIL(GrB_NULL_POINTER, "%s: level and parent are both NULL", fn);
@@ -996,10 +997,11 @@ GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix 
   // written in place: the engine allocates before its first write, so only a device fault can
   // leave the results half-written, and then they are marked empty
   uint64_t reached = 0;
+  bool done = false;
   const double t0 = k2_clock_now();
   int rc = k2_cuda_bfs_one(&view, device, tran0, source, level ? k2_dvec_values(level) : NULL,
                            level ? k2_dvec_present(level) : NULL, lbytes, parent ? k2_dvec_values(parent) : NULL,
-                           parent ? k2_dvec_present(parent) : NULL, pbytes, &reached);
+                           parent ? k2_dvec_present(parent) : NULL, pbytes, max_depth, &done, &reached);
   if (rc != 0 && reached != K2_CUDA_NVALS_UNKNOWN) {  // the engine emptied what it had written
     if (level != NULL) level->nvals = 0, level->nvals_known = true;
     if (parent != NULL) parent->nvals = 0, parent->nvals_known = true;
@@ -1007,15 +1009,30 @@ GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix 
   if (rc != 0) K2_FAIL(k2_dvec_info(rc), "%s: %s", fn, k2_error_get());
   if (level != NULL) level->nvals = reached, level->nvals_known = true;
   if (parent != NULL) parent->nvals = reached, parent->nvals_known = true;
+  if (complete != NULL) *complete = done;
   k2_api_set_path(K2_PATH_NATIVE_GPU);
   k2_dispatch_set_last(K2_ENGINE_CUDA);
   if (k2_api_burble()) {
-    k2_api_say(fn, K2_PATH_NATIVE_GPU, "from %llu along the %s-edges: %llu vertices reached in %.3f ms",
+    k2_api_say(fn, K2_PATH_NATIVE_GPU, "from %llu along the %s-edges: %llu vertices reached in %.3f ms%s",
                (unsigned long long)source, tran0 ? "out" : "in", (unsigned long long)reached,
-               1e3 * (k2_clock_now() - t0));
+               1e3 * (k2_clock_now() - t0), done ? "" : ", stopped at the depth asked for");
     k2_dvec_say_levels(fn);
   }
   return GrB_SUCCESS;
+}
+
+GrB_Info K2_Device_bfs(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
+                       const GrB_Descriptor desc) {
+  return k2_dvec_bfs("K2_Device_bfs", level, parent, A, source, UINT64_MAX, NULL, desc);
+}
+
+GrB_Info K2_Device_bfsWithin(K2_DeviceVector level, K2_DeviceVector parent, K2_Matrix A, GrB_Index source,
+                             GrB_Index depth, bool *complete, const GrB_Descriptor desc) {
+  if (complete == NULL) {
+    k2_error_clear();
+    K2_FAIL(GrB_NULL_POINTER, "K2_Device_bfsWithin: complete is NULL");
+  }
+  return k2_dvec_bfs("K2_Device_bfsWithin", level, parent, A, source, depth, complete, desc);
 }
 
 GrB_Info K2_Device_pagerank(K2_DeviceVector rank, K2_Matrix A, const K2_DeviceVector d, const K2_DeviceVector sinks,

@@ -313,11 +313,12 @@ int bfs_levels_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, b
 // frontier side) is recorded as a CUDA graph on first use; the host waits once per level.
 int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, const SparseLayout &L, bool left,
                 uint64_t src, void *level, uint8_t *lp, uint32_t lts, void *parent, uint8_t *pp, uint32_t pts,
-                uint64_t capacity, uint64_t *reached);
+                uint64_t capacity, uint64_t max_depth, bool *complete, uint64_t *reached);
 
 int bfs_one(const k2_view *A, void *device, bool left, uint64_t src, void *level, uint8_t *lp, uint32_t lts,
-            void *parent, uint8_t *pp, uint32_t pts, uint64_t *reached) {
+            void *parent, uint8_t *pp, uint32_t pts, uint64_t max_depth, bool *complete, uint64_t *reached) {
   *reached = K2_CUDA_NVALS_UNKNOWN;  // level and parent untouched, unless a later failure says otherwise
+  *complete = false;
   if (!ensure_init()) return fail(K2_DECLINED, "CUDA engine: no CUDA device");
   DevMatrix *m = (DevMatrix *)device;
   if (m == nullptr) return fail(kGrbInvalidValue, "CUDA engine: a BFS on the device needs a resident matrix");
@@ -369,7 +370,7 @@ int bfs_one(const k2_view *A, void *device, bool left, uint64_t src, void *level
   rc = ensure_staging(kCountersBytes);
   if (rc != 0) return rc;
   rc = bfs_one_run(A, m, plan, (char *)g_ws, L, left, src, level, lp, lts, parent, pp, pts, widest.capacity,
-                   reached);
+                   max_depth, complete, reached);
   if (rc != 0) {  // the results were written: leave them empty (as far as the device still allows)
     if (level != nullptr) cudaMemsetAsync(lp, 0, n, g_stream);
     if (parent != nullptr) cudaMemsetAsync(pp, 0, n, g_stream);
@@ -382,7 +383,7 @@ int bfs_one(const k2_view *A, void *device, bool left, uint64_t src, void *level
 // bfs_one after its allocations: from the first write to the results on.
 int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, const SparseLayout &L, bool left,
                 uint64_t src, void *level, uint8_t *lp, uint32_t lts, void *parent, uint8_t *pp, uint32_t pts,
-                uint64_t capacity, uint64_t *reached) {
+                uint64_t capacity, uint64_t max_depth, bool *complete, uint64_t *reached) {
   cudaStream_t s = g_stream;
   const uint64_t n = A->nrows;
   uint8_t *F = (uint8_t *)(ws + (plan != nullptr ? align_up(plan->bytes) : 0) + L.bytes);
@@ -394,9 +395,10 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   g_bfs_levels.clear();
   K2CU_TRY("seeding the source", launch_bfs_one_seed(src, n, F, align_up(n), level, lp, lts, parent, pp, pts, k, s));
   uint64_t total = 1, frontier = 1;
-  if (A->n_internal == 0) {
+  if (A->n_internal == 0 || max_depth == 0) {
     K2CU_TRY("running the BFS", cudaStreamSynchronize(s));
     *reached = total;
+    *complete = A->n_internal == 0;
     return 0;
   }
   k2_product D;
@@ -429,7 +431,12 @@ int bfs_one_run(const k2_view *A, DevMatrix *m, const Plan *plan, char *ws, cons
   key.pts = pts;
   key.fast = g_settings.fast_leaf;
   bool full_again = false;  // the last pruned traversal overflowed its frontier: this level in full
+  *complete = true;
   for (uint64_t lev = 1; lev <= n;) {
+    if (lev > max_depth) {  // stopped with a frontier still to expand
+      *complete = false;
+      break;
+    }
     const double start = k2_clock_now();
     const int side = (int)(lev & 1);
     uint8_t *from = side ? F : N, *to = side ? N : F;
@@ -532,10 +539,10 @@ int k2_cuda_bfs_levels_bytes(const k2_view *A, void *device, bool left, const ui
 
 int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
                     uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
-                    uint64_t *reached) {
+                    uint64_t max_depth, bool *complete, uint64_t *reached) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
   return bfs_one(A, device, left, source, level, level_present, level_bytes, parent, parent_present, parent_bytes,
-                 reached);
+                 max_depth, complete, reached);
 }
 
 uint64_t k2_cuda_bfs_report(k2_cuda_bfs_level *out, uint64_t cap) {

@@ -202,12 +202,14 @@ int k2_cuda_bfs_levels_bytes(const k2_view *A, void *device, bool left, const ui
 // presence; or NULL) = the edges on a shortest path from `source`, parent (parent_bytes 4 or 8,
 // presence; or NULL) = a vertex before it on such a path (the source's own is itself); along the
 // out-edges when `left`, the in-edges otherwise; absent where unreached. Each level one traversal,
-// pruned where the estimate says so, and one wait. Written in place: on a failure *reached is
+// pruned where the estimate says so, and one wait. At most max_depth levels: *complete false
+// where the search stopped there with vertices still to expand (the results then hold the
+// vertices within max_depth edges). Written in place: on a failure *reached is
 // K2_CUDA_NVALS_UNKNOWN if nothing was touched, else 0 (both results emptied). K2_DECLINED where
 // the engine cannot (no device, row blocks, the budget).
 int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
                     uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
-                    uint64_t *reached);
+                    uint64_t max_depth, bool *complete, uint64_t *reached);
 // One level of the last k2_cuda_bfs_one, for the burble: its traversal (0 full, 1 pruned by the
 // frontier, 2 by the unvisited vertices, 3 by both), the frontier it expanded, the vertices it
 // found, the nodes a pruned traversal expanded, whether that overflowed its frontier (the level

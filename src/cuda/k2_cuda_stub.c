@@ -175,9 +175,10 @@ int k2_cuda_bfs_levels_bytes(const k2_view *A, void *device, bool left, const ui
 }
 int k2_cuda_bfs_one(const k2_view *A, void *device, bool left, uint64_t source, void *level, uint8_t *level_present,
                     uint32_t level_bytes, void *parent, uint8_t *parent_present, uint32_t parent_bytes,
-                    uint64_t *reached) {
+                    uint64_t max_depth, bool *complete, uint64_t *reached) {
   (void)A, (void)device, (void)left, (void)source, (void)level, (void)level_present, (void)level_bytes;
-  (void)parent, (void)parent_present, (void)parent_bytes;
+  (void)parent, (void)parent_present, (void)parent_bytes, (void)max_depth;
+  if (complete) *complete = false;
   if (reached) *reached = K2_CUDA_NVALS_UNKNOWN;
   return k2_cuda_fail(K2_DECLINED, "CUDA engine: built without CUDA");
 }

@@ -1858,6 +1858,40 @@ static void test_device_bfs(void **state) {
     K2_ASSERT_OK(K2_DeviceVector_export(&v2, l2));
     assert_true(dv_same(v1, v2, 300));
     GrB_free(&v1), GrB_free(&v2);
+    // K2_Device_bfsWithin: the vertices within d edges, with the full search's levels, and
+    // complete exactly where the full search ends before level d + 1
+    K2_ASSERT_OK(K2_Device_bfs(l1, NULL, A, 7, NULL));
+    K2_ASSERT_OK(K2_DeviceVector_export(&v1, l1));
+    double *full = malloc(300 * sizeof *full), *part = malloc(300 * sizeof *part);
+    uint8_t *fullp = malloc(300), *partp = malloc(300);
+    assert_true(full && part && fullp && partp);
+    dv_dense(v1, 300, full, fullp);
+    double deepest = 0;
+    for (int i = 0; i < 300; i++)
+      if (fullp[i] && full[i] > deepest) deepest = full[i];
+    assert_true(deepest >= 3);  // the depths below stop inside the search and past its end
+    for (GrB_Index d = 0; d <= (GrB_Index)deepest + 1; d++) {
+      bool complete = true;
+      K2_ASSERT_OK(K2_Device_bfsWithin(l2, p64, A, 7, d, &complete, NULL));
+      assert_int_equal(complete, (double)d > deepest);
+      K2_ASSERT_OK(K2_DeviceVector_export(&v2, l2));
+      dv_dense(v2, 300, part, partp);
+      GrB_Index within = 0, np = 0;
+      for (int i = 0; i < 300; i++) {
+        const bool in = fullp[i] && full[i] <= (double)d;
+        assert_int_equal(partp[i], in);
+        if (in) assert_true(part[i] == full[i]);
+        within += in;
+      }
+      K2_ASSERT_OK(K2_DeviceVector_nvals(&np, p64));
+      assert_int_equal(np, within);
+      GrB_free(&v2);
+    }
+    bool complete = false;
+    assert_int_equal(K2_Device_bfsWithin(l2, NULL, A, 7, 2, NULL, NULL), GrB_NULL_POINTER);
+    assert_int_equal(K2_Device_bfsWithin(l2, NULL, A, 300, 2, &complete, NULL), GrB_INVALID_INDEX);
+    free(full), free(part), free(fullp), free(partp);
+    GrB_free(&v1);
     K2_DeviceVector_free(&l1), K2_DeviceVector_free(&l2), K2_DeviceVector_free(&p64);
     K2_DeviceVector_free(&b), K2_DeviceVector_free(&small);
     K2_ASSERT_OK(K2_Matrix_free(&A));
