@@ -127,24 +127,31 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 //   which they pay; otherwise each product is routed on its own.
 #define K2A_DEVICE_MIN_EDGES 250000
 #define K2A_MSBFS_DEVICE_MIN_EDGES 64
+// Whether AUTO sends a run on a graph of nvals edges (at least min_edges) to a device, whether or
+// not the device serves the matrix's single products (the CUDA engine asked for: a device
+// serves every matrix, or there is none).
+static inline GrB_Info k2a_auto_device(bool *yes, GrB_Index nvals, GrB_Index min_edges) {
+  *yes = false;
+  K2_Engine engine = K2_ENGINE_AUTO;
+  GrB_Info info = K2_get_engine(&engine);
+  if (info != GrB_SUCCESS || engine != K2_ENGINE_AUTO || nvals < min_edges) return info;
+  return K2_Device_available(yes);
+}
 typedef enum { K2A_WHOLE_DEVICE, K2A_WHOLE_SERVED, K2A_WHOLE_BY_SIZE, K2A_WHOLE_ASKED } k2a_whole_policy;
 static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy policy) {
   *yes = false;
-  GrB_Info info = K2_Matrix_deviceServes(yes, A);
-  K2_Engine engine = K2_ENGINE_AUTO;
-  if (info == GrB_SUCCESS && !*yes && policy == K2A_WHOLE_DEVICE) {
-    // (the CUDA engine asked for: a device serves every matrix, or there is none)
-    GrB_Index nvals = 0;
-    if ((info = K2_get_engine(&engine)) == GrB_SUCCESS && engine == K2_ENGINE_AUTO &&
-        (info = K2_Matrix_nvals(&nvals, A)) == GrB_SUCCESS && nvals >= K2A_MSBFS_DEVICE_MIN_EDGES)
-      info = K2_Device_available(yes);
-    return info;
-  }
-  if (info != GrB_SUCCESS || !*yes || policy == K2A_WHOLE_SERVED || policy == K2A_WHOLE_DEVICE) return info;
   GrB_Index nvals = 0;
-  if ((info = K2_get_engine(&engine)) != GrB_SUCCESS || (info = K2_Matrix_nvals(&nvals, A)) != GrB_SUCCESS)
-    return info;
-  *yes = engine == K2_ENGINE_CUDA || (policy == K2A_WHOLE_BY_SIZE && nvals >= K2A_DEVICE_MIN_EDGES);
+  K2_Engine engine = K2_ENGINE_AUTO;
+  GrB_Info info = K2_Matrix_deviceServes(yes, A);
+  if (info == GrB_SUCCESS) info = K2_Matrix_nvals(&nvals, A);
+  if (info == GrB_SUCCESS) info = K2_get_engine(&engine);
+  if (info != GrB_SUCCESS) return info;
+  switch (policy) {
+    case K2A_WHOLE_DEVICE: return *yes ? GrB_SUCCESS : k2a_auto_device(yes, nvals, K2A_MSBFS_DEVICE_MIN_EDGES);
+    case K2A_WHOLE_SERVED: break;
+    case K2A_WHOLE_BY_SIZE: *yes = *yes && (engine == K2_ENGINE_CUDA || nvals >= K2A_DEVICE_MIN_EDGES); break;
+    case K2A_WHOLE_ASKED: *yes = *yes && engine == K2_ENGINE_CUDA; break;
+  }
   return GrB_SUCCESS;
 }
 
@@ -191,14 +198,6 @@ K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Ma
 // costs at most K2A_BFS_TRY_DEPTH such levels before the host starts.
 #define K2A_BFS_TRY_MIN_EDGES 16384
 #define K2A_BFS_TRY_DEPTH 48
-// Whether a BFS on A (nvals edges, not served whole: k2a_device_run) tries the device first.
-static inline GrB_Info k2a_bfs_device_tries(bool *yes, GrB_Index nvals) {
-  *yes = false;
-  K2_Engine engine = K2_ENGINE_AUTO;
-  GrB_Info info = K2_get_engine(&engine);
-  if (info != GrB_SUCCESS || engine != K2_ENGINE_AUTO || nvals < K2A_BFS_TRY_MIN_EDGES) return info;
-  return K2_Device_available(yes);
-}
 K2A_INTERNAL GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,
                                         GrB_Index src, char *msg);
 // A BFS (levels into *level, parents into *parent, either NULL) that reaches at most

@@ -328,17 +328,12 @@ static void test_device_levels(void **state) {
     GrB_Matrix_free(&dist);
   }
   // the single-source BFS of bounded depth: its own argument (complete) first, then
-  // K2_Device_bfs's checks; without a device a decline that leaves *complete false
+  // K2_Device_bfs's checks (its runs: test_gpu_product)
   bool complete = true;
   assert_int_equal(K2_Device_bfsWithin(NULL, NULL, f.A, 0, 2, NULL, NULL), GrB_NULL_POINTER);
   assert_non_null(strstr(K2_error_string(), "complete"));
   assert_int_equal(K2_Device_bfsWithin(NULL, NULL, f.A, 0, 2, &complete, NULL), GrB_NULL_POINTER);
   assert_non_null(strstr(K2_error_string(), "level and parent"));
-  if (!device) {
-    K2_DeviceVector lv = NULL;
-    assert_int_equal(K2_DeviceVector_new(&lv, GrB_INT32, N), GrB_NOT_IMPLEMENTED);
-    assert_int_equal(K2_Device_bfsWithin(lv, NULL, f.A, 0, 2, &complete, NULL), GrB_NULL_POINTER);
-  }
   fx_free(&f);
 }
 
