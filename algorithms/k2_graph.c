@@ -59,6 +59,7 @@ GrB_Info K2_Graph_deleteCached(K2_Graph G, char *msg) {
   if (G->in_degree != G->out_degree) GrB_free(&G->in_degree);  // undirected: one vector
   G->in_degree = NULL;
   GrB_free(&G->out_degree);
+  k2a_locality_free(G);
   return GrB_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 //                         [--reps N] [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]
 //                         [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]
 //                         [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]
+//                         [--locality-order]
 //
 // Each algorithm of algorithms/ (one LAGraph-model body compiled twice) runs on a K2_Matrix
 // (the _k2 instance: products on the tree) and on a GrB_Matrix of the same pattern (the _grb
@@ -12,7 +13,8 @@
 // K2_Matrix_toGrB makes it). Per repetition the tree's run comes first, then SuiteSparse's,
 // so that both see the same machine state; the table gives the median and the fastest run of
 // each and the ratio of the medians (k2 / SuiteSparse: below 1, the tree is faster).
-//   bfs       levels and parents (K2_bfs, direction-optimizing) from vertex 0 ("src0"), from
+//   bfs       levels and parents (K2_bfs_graph on each storage's graph, its out-degrees cached,
+//             as LAGraph's BFS reads G->out_degree; direction-optimizing) from vertex 0 ("src0"), from
 //             the vertex of largest out-degree ("maxdeg") and from 8 random vertices with at
 //             least one out-edge ("rand#k", and "rand8-geomean": geometric means of the 8)
 //   msbfs     hop distances from 16 random vertices with an out-edge (K2_msbfs, along edges)
@@ -44,6 +46,9 @@
 // --prune sets the CUDA engine's pruned traversal (K2_Device_setPruning; default auto).
 // --bottom-codes builds the trees with their bottom codes kept (K2_Format.cache_bottom_codes,
 // k2+B: 8 bytes per node of the last internal level, full products skip the descent).
+// --locality-order renumbers each tree graph (K2_Graph_cachedLocalityOrder, timed apart, like
+// the out-degrees): BFS and PageRank, which run on the graphs, use the renumbered tree where
+// it was kept; SuiteSparse keeps the graph's own numbering.
 // cuSPARSE baseline (bench_cusparse.h; built with CUDA: on unless --no-cusparse; without CUDA
 // the columns are absent): the same level-synchronous algorithms on a CSR of A' on the GPU,
 // FP32 ones as values (cuSPARSE's products need values), timed as a third side in each
@@ -191,6 +196,7 @@ static struct {
   int threads;            // 0: the defaults of each library
   bool cusparse;          // the cuSPARSE baseline's columns (with CUDA: on unless --no-cusparse)
   bool bottom_codes;      // the trees keep their bottom codes (K2_Format.cache_bottom_codes)
+  bool locality_order;    // the tree graphs renumbered (K2_Graph_cachedLocalityOrder)
 } opt = {.reps = 5, .real = true, .cusparse = CUSPARSE_BUILT};
 
 // The cuSPARSE column: shown when built with CUDA and not turned off; runs when a device is
@@ -428,6 +434,19 @@ static bool make_graph(bench_graph *g, K2_Edges *E, const char *name) {
   g->tree = g->tree_graph->K;
   g->csr = g->csr_graph->A;
   double t2 = now();
+  if (opt.locality_order) {
+    info = K2_Graph_cachedLocalityOrder(g->tree_graph, msg);
+    if (info != GrB_SUCCESS) fail(__LINE__, "renumbering the tree", info, msg);
+    K2_MemoryUsage was, now_;
+    TRY(K2_Matrix_memoryUsage(&was, g->tree));
+    if (g->tree_graph->ordered != NULL) TRY(K2_Matrix_memoryUsage(&now_, g->tree_graph->ordered->K));
+    if (g->tree_graph->ordered != NULL) TRY(K2_Graph_cachedOutDegree(g->tree_graph->ordered, msg));
+    printf("   locality order: %s, tree %llu bytes", g->tree_graph->ordered != NULL ? "kept" : "not kept",
+           (unsigned long long)was.tree);
+    if (g->tree_graph->ordered != NULL) printf(" -> %llu", (unsigned long long)now_.tree);
+    printf(", %.3f s (not in the times below)\n", now() - t2);
+    t2 = now();
+  }
   find_sources(g);
   if (opt.cusparse && cusparse_device && g->nvals > 0) upload_cusparse(g);
   printf("\n== %s: n %llu, nvals %llu (tree built in %.2f s, SuiteSparse copy and both graphs' out-degrees %.2f s); "
@@ -724,8 +743,9 @@ static result_row measure_algorithm(bench_graph *g, const char *algorithm, const
 //---------------------------------------------------------------------------------------------
 
 static GrB_Info run_bfs(alg_output *o, bool on_tree, const bench_graph *g, const alg_input *in, char *msg) {
-  return on_tree ? K2_bfs_k2(&o->v1, &o->v2, g->tree, in->sources[0], msg)
-                 : K2_bfs_grb(&o->v1, &o->v2, g->csr, in->sources[0], msg);
+  // on the graphs, whose cached out-degrees the push/pull switch reads (as LAGraph's BFS reads
+  // G->out_degree), and the tree's locality order where --locality-order keeps one
+  return K2_bfs_graph(&o->v1, &o->v2, on_tree ? g->tree_graph : g->csr_graph, in->sources[0], msg);
 }
 
 static bool check_bfs(const alg_output *t, const alg_output *s, const bench_graph *g, const alg_input *in,
@@ -1235,7 +1255,7 @@ static _Noreturn void usage(const char *program) {
           "usage: %s [--graphs a,b] [--no-real] [--data DIR] [--web N[,N]] [--rmat S[,S]] [--reps N]\n"
           "          [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]\n"
           "          [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]\n"
-          "          [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]\n",
+          "          [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]\n          [--locality-order]\n",
           program);
   exit(2);
 }
@@ -1274,6 +1294,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--cusparse")) opt.cusparse = true;
     else if (!strcmp(a, "--no-cusparse")) opt.cusparse = false;
     else if (!strcmp(a, "--bottom-codes")) opt.bottom_codes = true;
+    else if (!strcmp(a, "--locality-order")) opt.locality_order = true;
     else usage(argv[0]);
   }
   if (opt.reps < 1) usage(argv[0]);

@@ -2,7 +2,8 @@
 // The algorithms on a graph give the matrix entry points' results bit for bit (PageRank in its
 // three models, BFS); the cached degrees equal SuiteSparse's row and column counts, are
 // computed once and dropped by K2_Graph_deleteCached; bad arguments leave the caller's objects
-// as they were.
+// as they were. A locality order renumbers the tree where that pays, and the algorithms on the
+// graph map their results back.
 // SPDX-License-Identifier: Apache-2.0
 #include "alg_test_util.h"
 
@@ -311,9 +312,164 @@ static void test_errors(void **state) {
   GrB_free(&A);
 }
 
+// A grid of side x side vertices, edges both ways between neighbours, its ids shuffled: a graph
+// whose numbering scatters its edges, which a locality order gathers again.
+static void pair_shuffled_grid(graph_pair *p, uint32_t side) {
+  const GrB_Index n = (GrB_Index)side * side;
+  uint32_t *id = malloc(n * sizeof *id), *I = malloc(4 * n * sizeof *I), *J = malloc(4 * n * sizeof *J);
+  assert_true(id && I && J);
+  for (GrB_Index v = 0; v < n; v++) id[v] = (uint32_t)v;
+  uint64_t x = 12345;
+  for (GrB_Index v = n - 1; v > 0; v--) {  // Fisher-Yates with a fixed LCG
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const GrB_Index u = (x >> 33) % (v + 1);
+    const uint32_t t = id[v];
+    id[v] = id[u], id[u] = t;
+  }
+  GrB_Index m = 0;
+  for (uint32_t r = 0; r < side; r++) {
+    for (uint32_t c = 0; c < side; c++) {
+      const uint32_t v = id[r * side + c];
+      if (c + 1 < side) I[m] = v, J[m++] = id[r * side + c + 1], I[m] = J[m - 1], J[m++] = v;
+      if (r + 1 < side) I[m] = v, J[m++] = id[(r + 1) * side + c], I[m] = J[m - 1], J[m++] = v;
+    }
+  }
+  alg_graph_from_pairs(&p->g, n, I, J, m);
+  free(id), free(I), free(J);
+}
+
+// The sorted codes (row << 32 | column) of K's entries, each index mapped through map (NULL: as
+// they are).
+static uint64_t *entry_codes(K2_Matrix K, const uint32_t *map, GrB_Index *count) {
+  GrB_Index nv = 0;
+  K2_ASSERT_OK(K2_Matrix_nvals(&nv, K));
+  uint32_t *I = malloc((nv + 1) * sizeof *I), *J = malloc((nv + 1) * sizeof *J);
+  uint64_t *code = malloc((nv + 1) * sizeof *code);
+  assert_true(I && J && code);
+  K2_ASSERT_OK(K2_Matrix_extractTuples_32(I, J, &nv, K));
+  for (GrB_Index k = 0; k < nv; k++) {
+    code[k] = (uint64_t)(map ? map[I[k]] : I[k]) << 32 | (map ? map[J[k]] : J[k]);
+  }
+  qsort(code, nv, sizeof *code, alg_cmp_u64);
+  free(I), free(J);
+  *count = nv;
+  return code;
+}
+
+// A locality order: kept where it pays (a shuffled grid: the renumbered tree a fraction of the
+// size), a permutation with its inverse, the same edges renumbered; BFS on the graph gives the
+// serial BFS's levels and valid parents in every mode, PageRank the unordered graph's ranks
+// within rounding; not kept where the numbering has locality already; dropped by
+// K2_Graph_deleteCached; nothing to do in SuiteSparse storage.
+static void test_locality_order(void **state) {
+  (void)state;
+  char msg[K2_MSG_LEN];
+  graph_pair p;
+  pair_shuffled_grid(&p, 70);
+  pair_make(&p, K2_ADJACENCY_UNDIRECTED);
+  const GrB_Index n = p.g.n;
+  K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
+  assert_true(p.tree->order_checked);
+  assert_non_null(p.tree->ordered);
+  K2_Graph O = p.tree->ordered;
+  K2_MemoryUsage was, now;
+  K2_ASSERT_OK(K2_Matrix_memoryUsage(&was, p.tree->K));
+  K2_ASSERT_OK(K2_Matrix_memoryUsage(&now, O->K));
+  assert_true(4 * now.tree <= 3 * was.tree);
+  for (GrB_Index v = 0; v < n; v++) {
+    assert_true(p.tree->order[v] < n);
+    assert_int_equal(p.tree->order_inverse[p.tree->order[v]], v);
+  }
+  GrB_Index c1 = 0, c2 = 0;
+  uint64_t *mapped = entry_codes(p.tree->K, p.tree->order, &c1), *stored = entry_codes(O->K, NULL, &c2);
+  assert_int_equal(c1, c2);
+  assert_memory_equal(mapped, stored, c1 * sizeof *mapped);
+  free(mapped), free(stored);
+  // a second call keeps what is there
+  K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
+  assert_ptr_equal(p.tree->ordered, O);
+  // BFS: levels exact, parents valid (in G's numbering), every mode, levels or parents alone
+  int64_t *want = malloc(n * sizeof(int64_t));
+  const GrB_Index sources[] = {0, 1, n / 2, n - 1};
+  for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {
+    alg_oracle_bfs(want, n, p.g.rowptr, p.g.col, sources[s]);
+    for (int mode = K2_BFS_AUTO; mode <= K2_BFS_PULL; mode++) {
+      GrB_Vector level = NULL, parent = NULL;
+      K2_ASSERT_OK(K2_bfs_mode(&level, &parent, p.tree, sources[s], (K2_BfsMode)mode, msg));
+      alg_check_bfs(&p.g, sources[s], level, parent, want);
+      GrB_free(&level), GrB_free(&parent);
+    }
+    GrB_Vector level = NULL, parent = NULL;
+    K2_ASSERT_OK(K2_bfs(&level, NULL, p.tree, sources[s], msg));
+    alg_check_bfs(&p.g, sources[s], level, NULL, want);
+    K2_ASSERT_OK(K2_bfs(NULL, &parent, p.tree, sources[s], msg));
+    alg_check_bfs(&p.g, sources[s], NULL, parent, want);
+    GrB_free(&level), GrB_free(&parent);
+  }
+  // a source out of range: the error in G's terms, no output
+  GrB_Vector l = (GrB_Vector)&msg;
+  assert_int_equal(K2_bfs(&l, NULL, p.tree, n, msg), GrB_INVALID_INDEX);
+  assert_null(l);
+  assert_non_null(strstr(msg, "K2_bfs_graph: source vertex"));
+  // PageRank (LAGraph's model, FP32) and LDBC's (FP64, fixed iterations) against the same graph
+  // without the order: sums in another order, equal within rounding
+  GrB_Vector r1 = NULL, r2 = NULL;
+  int i1 = 0, i2 = 0;
+  K2_ASSERT_OK(K2_pagerank_graph(&r1, &i1, p.tree, 0.85f, 1e-4f, 100, msg));
+  K2_ASSERT_OK(K2_pagerank_graph(&r2, &i2, p.csr, 0.85f, 1e-4f, 100, msg));
+  double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+  alg_dense_fp64(a, r1, n);
+  alg_dense_fp64(b, r2, n);
+  for (GrB_Index v = 0; v < n; v++) assert_true(fabs(a[v] - b[v]) <= 1e-5 * fabs(b[v]) + 1e-9);
+  GrB_free(&r1), GrB_free(&r2);
+  K2_ASSERT_OK(K2_pagerank_ldbc_graph(&r1, p.tree, 0.85, 10, msg));
+  K2_ASSERT_OK(K2_pagerank_ldbc_graph(&r2, p.csr, 0.85, 10, msg));
+  alg_dense_fp64(a, r1, n);
+  alg_dense_fp64(b, r2, n);
+  for (GrB_Index v = 0; v < n; v++) assert_true(fabs(a[v] - b[v]) <= 1e-12 * fabs(b[v]) + 1e-15);
+  GrB_free(&r1), GrB_free(&r2);
+  free(a), free(b), free(want);
+  // dropped with the other cached properties; computed again on request
+  K2_ASSERT_OK(K2_Graph_deleteCached(p.tree, msg));
+  assert_null(p.tree->ordered);
+  assert_null(p.tree->order);
+  assert_null(p.tree->order_inverse);
+  assert_false(p.tree->order_checked);
+  K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
+  assert_non_null(p.tree->ordered);
+  // SuiteSparse storage: nothing to do
+  K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.csr, msg));
+  assert_null(p.csr->ordered);
+  pair_free(&p);  // (frees the order too: leak-checked under the sanitizers)
+  // a grid numbered row by row already: the order does not pay, nothing is kept
+  uint32_t side = 64, *I = malloc(4 * side * side * sizeof *I), *J = malloc(4 * side * side * sizeof *J);
+  GrB_Index m = 0;
+  for (uint32_t v = 0; v < side * side; v++) {
+    if ((v + 1) % side) I[m] = v, J[m++] = v + 1, I[m] = v + 1, J[m++] = v;
+    if (v + side < side * side) I[m] = v, J[m++] = v + side, I[m] = v + side, J[m++] = v;
+  }
+  alg_graph_from_pairs(&p.g, (GrB_Index)side * side, I, J, m);
+  free(I), free(J);
+  pair_make(&p, K2_ADJACENCY_UNDIRECTED);
+  K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
+  assert_true(p.tree->order_checked);
+  assert_null(p.tree->ordered);
+  assert_null(p.tree->order);
+  GrB_Vector level = NULL;
+  K2_ASSERT_OK(K2_bfs(&level, NULL, p.tree, 5, msg));  // on G's own tree
+  GrB_Index reached = 0;
+  K2_ASSERT_OK(GrB_Vector_nvals(&reached, level));
+  assert_int_equal(reached, (GrB_Index)side * side);
+  GrB_free(&level);
+  pair_free(&p);
+  assert_int_equal(K2_Graph_cachedLocalityOrder(NULL, msg), GrB_NULL_POINTER);
+  assert_non_null(strstr(msg, "K2_Graph_cachedLocalityOrder: G is NULL"));
+}
+
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_pagerank_same), cmocka_unit_test(test_bfs_same),
-                                     cmocka_unit_test(test_degrees), cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_degrees), cmocka_unit_test(test_errors),
+                                     cmocka_unit_test(test_locality_order)};
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
