@@ -95,12 +95,13 @@ static inline void k2a_clear(char *msg) {
 K2A_INTERNAL GrB_Info k2a_degree_grb(GrB_Vector *degree, GrB_Matrix A, GrB_Index n, bool in);
 K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n, bool in);
 
-// A graph's locality order (k2_locality.c): drop it (K2_Graph_deleteCached), and map a result
-// of an algorithm run on G->ordered back to G's numbering: its indices,
-// and its values too where they are vertices (BFS parents). On an error *v is freed (NULL).
+// A graph's locality order (k2_locality.c): drop it (K2_Graph_deleteCached), and move a vector
+// between G's numbering and G->ordered's (to_ordered: into the order; else back): its
+// indices, and its values too where they are vertices (BFS parents). On an error *v is freed
+// (NULL).
 K2A_INTERNAL void k2a_locality_free(K2_Graph G);
-K2A_INTERNAL GrB_Info k2a_locality_unmap(GrB_Vector *v, K2_Graph G, bool vertex_values, const char *fn,
-                                         char *msg);
+K2A_INTERNAL GrB_Info k2a_locality_map(GrB_Vector *v, K2_Graph G, bool vertex_values, bool to_ordered,
+                                       const char *fn, char *msg);
 
 // BFS with its vectors on the GPU (k2_bfs_device.c), for a K2_Matrix the device serves; the
 // arguments checked by the caller; G (or NULL) lends its cached out-degrees. GrB_NOT_IMPLEMENTED

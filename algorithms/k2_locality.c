@@ -208,20 +208,24 @@ static inline void k2a_put(uint8_t *x, size_t es, uint64_t i, uint64_t v) {
     GrB_free(v);     \
   } while (0)
 
-GrB_Info k2a_locality_unmap(GrB_Vector *v, K2_Graph G, bool vertex_values, const char *fn, char *msg) {
+GrB_Info k2a_locality_map(GrB_Vector *v, K2_Graph G, bool vertex_values, bool to_ordered, const char *fn,
+                          char *msg) {
   GrB_Index *idx = NULL;
   void *val = NULL, *vx = NULL, *nx = NULL;
   int8_t *vb = NULL, *nb = NULL;
   GrB_Vector w = NULL;
   const char *k2a_step = NULL;
   if (*v == NULL) return GrB_SUCCESS;
-  const uint32_t *order = G->order, *inv = G->order_inverse;
+  // position j of the result takes position gather[j] of *v; an index or vertex i becomes
+  // relabel[i]
+  const uint32_t *gather = to_ordered ? G->order_inverse : G->order;
+  const uint32_t *relabel = to_ordered ? G->order : G->order_inverse;
 #define K2A_FN fn
   GrB_Type type = NULL;
   GrB_Index n = 0, nv = 0;
   int status = 0;
   size_t es = 0;
-  K2A_STEP("mapping the result back from the locality order");
+  K2A_STEP(to_ordered ? "moving the vectors to the locality order" : "mapping the result back from the locality order");
   K2A_TRY(GxB_Vector_type(&type, *v));
   K2A_TRY(GxB_Type_size(&es, type));
   K2A_TRY(GrB_Vector_size(&n, *v));
@@ -243,16 +247,16 @@ GrB_Info k2a_locality_unmap(GrB_Vector *v, K2_Graph G, bool vertex_values, const
     const uint8_t *x = vx;
     uint8_t *y = nx;
     if (iso) {
-      k2a_put(y, es, 0, vertex_values ? inv[k2a_get(x, es, 0)] : k2a_get(x, es, 0));
+      k2a_put(y, es, 0, vertex_values ? relabel[k2a_get(x, es, 0)] : k2a_get(x, es, 0));
     } else {
-      for (GrB_Index i = 0; i < n; i++) k2a_put(y, es, i, k2a_get(x, es, order[i]));
+      for (GrB_Index i = 0; i < n; i++) k2a_put(y, es, i, k2a_get(x, es, gather[i]));
     }
     if (nb != NULL) {
-      for (GrB_Index i = 0; i < n; i++) nb[i] = vb[order[i]];
+      for (GrB_Index i = 0; i < n; i++) nb[i] = vb[gather[i]];
     }
     if (vertex_values && !iso) {
       for (GrB_Index i = 0; i < n; i++) {
-        if (nb == NULL || nb[i]) k2a_put(y, es, i, inv[k2a_get(y, es, i)]);
+        if (nb == NULL || nb[i]) k2a_put(y, es, i, relabel[k2a_get(y, es, i)]);
       }
     }
     if (nb != NULL) {
@@ -274,10 +278,10 @@ GrB_Info k2a_locality_unmap(GrB_Vector *v, K2_Graph G, bool vertex_values, const
   } else {
     K2A_TRY(GrB_Vector_extractTuples_INT64(idx, (int64_t *)val, &got, *v));
   }
-  for (GrB_Index k = 0; k < got; k++) idx[k] = inv[idx[k]];
+  for (GrB_Index k = 0; k < got; k++) idx[k] = relabel[idx[k]];
   if (vertex_values) {
     int64_t *x = val;
-    for (GrB_Index k = 0; k < got; k++) x[k] = inv[x[k]];
+    for (GrB_Index k = 0; k < got; k++) x[k] = relabel[x[k]];
   }
   K2A_TRY(GrB_Vector_new(&w, type, n));
   if (real) {

@@ -18,7 +18,7 @@
     K2_Graph GK = G->ordered != NULL ? G->ordered : G;                \
     info_ = (call_k2);                                                \
     if (info_ == GrB_SUCCESS && GK != G && (out) != NULL) {           \
-      info_ = k2a_locality_unmap(out, G, false, fn, msg); \
+      info_ = k2a_locality_map(out, G, false, false, fn, msg); \
     }                                                                 \
     return info_;                                                     \
   } while (0)
