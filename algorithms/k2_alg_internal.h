@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <k2grb.h>
 #include <k2grb/overlay.h>
@@ -42,6 +43,19 @@ static inline GrB_Info k2a_fail(char *msg, GrB_Info info, const char *fn, const 
 
 static inline void k2a_clear(char *msg) {
   if (msg != NULL) msg[0] = '\0';
+}
+
+// A message of the matrix entry point `from` ("from: ...") given as the graph entry point
+// `to`'s, which called it (the rest of the message kept as far as it fits).
+static inline void k2a_rename(char *msg, const char *from, const char *to) {
+  const size_t f = strlen(from);
+  if (msg == NULL || strncmp(msg, from, f) != 0 || msg[f] != ':') return;
+  const size_t t = strlen(to), keep = strlen(msg + f);
+  if (t >= K2_MSG_LEN) return;
+  const size_t room = K2_MSG_LEN - 1 - t, n = keep < room ? keep : room;
+  memmove(msg + t, msg + f, n);
+  memcpy(msg, to, t);
+  msg[t + n] = '\0';
 }
 
 // The step of the algorithm that the following K2A_TRYs belong to, in words ("computing the

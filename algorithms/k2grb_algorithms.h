@@ -84,7 +84,8 @@ GrB_Info K2_Graph_cachedInDegree(K2_Graph G, char *msg);
 GrB_Info K2_Graph_deleteCached(K2_Graph G, char *msg);
 // Renumber the vertices of a tree graph in a locality order and keep the renumbered copy
 // (G->ordered, G->order, G->order_inverse) where its tree takes at most 3/4 of G->K's bytes;
-// BFS and PageRank on G then run on the copy and map the source in and the results back.
+// BFS, PageRank, SSSP hops and WCC on G then run on the copy and map the source in and the
+// results back (BFS: its products; the row queries of its first small levels stay on G->K).
 // Graphs whose numbering scatters their edges over the matrix (collaboration and citation
 // networks, peer-to-peer and AS graphs: 3-7 tree nodes per edge) hold a tree of a fraction of
 // the size in this order, and every product walks that many fewer nodes; crawls and meshes
@@ -96,7 +97,8 @@ GrB_Info K2_Graph_deleteCached(K2_Graph G, char *msg);
 // drops them. A second call returns at once. Nothing to do for a graph in SuiteSparse storage
 // or one of 2^32 vertices or edges or more (order_checked is set and nothing kept). With the
 // order, BFS levels are the same and parents form a valid BFS tree (not always the same one),
-// PageRank sums in another order (equal within rounding). Errors: GrB_NULL_POINTER (G NULL),
+// PageRank sums in another order (equal within rounding), SSSP distances and WCC labels (G's
+// smallest id per component) are the same. Errors: GrB_NULL_POINTER (G NULL),
 // GrB_OUT_OF_MEMORY; on an error G is left as it was.
 GrB_Info K2_Graph_cachedLocalityOrder(K2_Graph G, char *msg);
 
@@ -181,6 +183,8 @@ GrB_Info K2_pagerank_ldbc_graph(GrB_Vector *rank, K2_Graph G, double damping, in
 // with unit weights: min-plus products of the improved vertices only, until none improves.
 GrB_Info K2_sssp_hops_grb(GrB_Vector *dist, GrB_Matrix A, GrB_Index src, char *msg);
 GrB_Info K2_sssp_hops_k2(GrB_Vector *dist, K2_Matrix A, GrB_Index src, char *msg);
+// On a graph: on its locality order where it keeps one (the source and distances mapped).
+GrB_Info K2_sssp_hops_graph(GrB_Vector *dist, K2_Graph G, GrB_Index src, char *msg);
 
 // component(i): the smallest vertex id of i's weakly connected component (INT64, every vertex
 // has an entry). Min-label propagation over both edge directions (one mxv and one vxm on the
@@ -188,6 +192,9 @@ GrB_Info K2_sssp_hops_k2(GrB_Vector *dist, K2_Matrix A, GrB_Index src, char *msg
 // counts the rounds.
 GrB_Info K2_wcc_grb(GrB_Vector *component, int *rounds, GrB_Matrix A, char *msg);
 GrB_Info K2_wcc_k2(GrB_Vector *component, int *rounds, K2_Matrix A, char *msg);
+// On a graph: on its locality order where it keeps one; the labels are G's smallest ids, as
+// on its matrix (the rounds may differ).
+GrB_Info K2_wcc_graph(GrB_Vector *component, int *rounds, K2_Graph G, char *msg);
 
 //==============================================================================================
 // dispatch on the matrix type
@@ -208,7 +215,7 @@ GrB_Info K2_wcc_k2(GrB_Vector *component, int *rounds, K2_Matrix A, char *msg);
   K2_ALG_PICK_G(A, K2_pagerank_gap)(rank, iters, A, damping, tol, itermax, msg)
 #define K2_pagerank_ldbc(rank, A, damping, iterations, msg) \
   K2_ALG_PICK_G(A, K2_pagerank_ldbc)(rank, A, damping, iterations, msg)
-#define K2_sssp_hops(dist, A, src, msg) K2_ALG_PICK(A, K2_sssp_hops)(dist, A, src, msg)
-#define K2_wcc(component, rounds, A, msg) K2_ALG_PICK(A, K2_wcc)(component, rounds, A, msg)
+#define K2_sssp_hops(dist, A, src, msg) K2_ALG_PICK_G(A, K2_sssp_hops)(dist, A, src, msg)
+#define K2_wcc(component, rounds, A, msg) K2_ALG_PICK_G(A, K2_wcc)(component, rounds, A, msg)
 
 #endif

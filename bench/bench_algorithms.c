@@ -21,8 +21,8 @@
 //   pr        K2_pagerank_graph (LAGr_PageRank: damping 0.85, tol 1e-4, itermax 100) on a K2_Graph
 //             of each storage whose out-degrees are cached when the graph is made, outside
 //             every timed region, on both sides alike (as LAGr_PageRank reads G->out_degree)
-//   sssp      K2_sssp_hops from vertex 0
-//   wcc       K2_wcc
+//   sssp      K2_sssp_hops_graph from vertex 0
+//   wcc       K2_wcc_graph
 //   products  single K2_vxm / K2_mxv against GrB_vxm / GrB_mxv, no mask, no accumulator, over
 //             ANY_PAIR_BOOL (a BFS step) and PLUS_TIMES_FP64, with an input vector of 1, 10,
 //             1000 and n/10 entries at random positions (at most n); time per call: batches
@@ -47,8 +47,8 @@
 // --bottom-codes builds the trees with their bottom codes kept (K2_Format.cache_bottom_codes,
 // k2+B: 8 bytes per node of the last internal level, full products skip the descent).
 // --locality-order renumbers each tree graph (K2_Graph_cachedLocalityOrder, timed apart, like
-// the out-degrees): BFS and PageRank, which run on the graphs, use the renumbered tree where
-// it was kept; SuiteSparse keeps the graph's own numbering.
+// the out-degrees): BFS, PageRank, SSSP and WCC, which run on the graphs, use the renumbered
+// tree where it was kept; SuiteSparse keeps the graph's own numbering.
 // cuSPARSE baseline (bench_cusparse.h; built with CUDA: on unless --no-cusparse; without CUDA
 // the columns are absent): the same level-synchronous algorithms on a CSR of A' on the GPU,
 // FP32 ones as values (cuSPARSE's products need values), timed as a third side in each
@@ -808,8 +808,7 @@ static bool check_pagerank(const alg_output *t, const alg_output *s, const bench
 }
 
 static GrB_Info run_sssp(alg_output *o, bool on_tree, const bench_graph *g, const alg_input *in, char *msg) {
-  return on_tree ? K2_sssp_hops_k2(&o->v1, g->tree, in->sources[0], msg)
-                 : K2_sssp_hops_grb(&o->v1, g->csr, in->sources[0], msg);
+  return K2_sssp_hops_graph(&o->v1, on_tree ? g->tree_graph : g->csr_graph, in->sources[0], msg);
 }
 
 static bool check_exact_vector(const alg_output *t, const alg_output *s, const bench_graph *g, const alg_input *in,
@@ -822,7 +821,7 @@ static bool check_exact_vector(const alg_output *t, const alg_output *s, const b
 }
 
 static GrB_Info run_wcc(alg_output *o, bool on_tree, const bench_graph *g, const alg_input *in, char *msg) {
-  return on_tree ? K2_wcc_k2(&o->v1, &o->count, g->tree, msg) : K2_wcc_grb(&o->v1, &o->count, g->csr, msg);
+  return K2_wcc_graph(&o->v1, &o->count, on_tree ? g->tree_graph : g->csr_graph, msg);
 }
 
 static bool check_wcc(const alg_output *t, const alg_output *s, const bench_graph *g, const alg_input *in,

@@ -289,6 +289,15 @@ static void test_errors(void **state) {
   assert_null(r);
   assert_int_equal(K2_bfs_graph(&l, NULL, NULL, 0, msg), GrB_NULL_POINTER);
   assert_null(l);
+  l = (GrB_Vector)&msg;
+  assert_int_equal(K2_sssp_hops_graph(&l, NULL, 0, msg), GrB_NULL_POINTER);
+  assert_null(l);
+  assert_non_null(strstr(msg, "K2_sssp_hops_graph: G is NULL"));
+  l = (GrB_Vector)&msg;
+  assert_int_equal(K2_wcc_graph(&l, NULL, NULL, msg), GrB_NULL_POINTER);
+  assert_null(l);
+  assert_non_null(strstr(msg, "K2_wcc_graph: G is NULL"));
+  assert_int_equal(K2_Graph_cachedLocalityOrder(NULL, msg), GrB_NULL_POINTER);
   K2_ASSERT_OK(K2_Graph_free(NULL, msg));
   K2_Graph nothing = NULL;
   K2_ASSERT_OK(K2_Graph_free(&nothing, msg));
@@ -313,8 +322,9 @@ static void test_errors(void **state) {
 }
 
 // A grid of side x side vertices, edges both ways between neighbours, its ids shuffled: a graph
-// whose numbering scatters its edges, which a locality order gathers again.
-static void pair_shuffled_grid(graph_pair *p, uint32_t side) {
+// whose numbering scatters its edges, which a locality order gathers again. cut > 0: no edge
+// between blocks of cut x cut vertices (that many components).
+static void pair_shuffled_grid(graph_pair *p, uint32_t side, uint32_t cut) {
   const GrB_Index n = (GrB_Index)side * side;
   uint32_t *id = malloc(n * sizeof *id), *I = malloc(4 * n * sizeof *I), *J = malloc(4 * n * sizeof *J);
   assert_true(id && I && J);
@@ -330,8 +340,10 @@ static void pair_shuffled_grid(graph_pair *p, uint32_t side) {
   for (uint32_t r = 0; r < side; r++) {
     for (uint32_t c = 0; c < side; c++) {
       const uint32_t v = id[r * side + c];
-      if (c + 1 < side) I[m] = v, J[m++] = id[r * side + c + 1], I[m] = J[m - 1], J[m++] = v;
-      if (r + 1 < side) I[m] = v, J[m++] = id[(r + 1) * side + c], I[m] = J[m - 1], J[m++] = v;
+      const bool right = c + 1 < side && (cut == 0 || (c + 1) % cut != 0);
+      const bool down = r + 1 < side && (cut == 0 || (r + 1) % cut != 0);
+      if (right) I[m] = v, J[m++] = id[r * side + c + 1], I[m] = J[m - 1], J[m++] = v;
+      if (down) I[m] = v, J[m++] = id[(r + 1) * side + c], I[m] = J[m - 1], J[m++] = v;
     }
   }
   alg_graph_from_pairs(&p->g, n, I, J, m);
@@ -365,7 +377,7 @@ static void test_locality_order(void **state) {
   (void)state;
   char msg[K2_MSG_LEN];
   graph_pair p;
-  pair_shuffled_grid(&p, 70);
+  pair_shuffled_grid(&p, 70, 0);
   pair_make(&p, K2_ADJACENCY_UNDIRECTED);
   const GrB_Index n = p.g.n;
   K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
@@ -406,7 +418,32 @@ static void test_locality_order(void **state) {
     alg_check_bfs(&p.g, sources[s], NULL, parent, want);
     GrB_free(&level), GrB_free(&parent);
   }
+  // SSSP hops and WCC: the matrix entry points' results on G->K exactly (distances; labels, the
+  // smallest G id per component), and on the SuiteSparse graph
+  for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {
+    GrB_Vector d1 = NULL, d2 = NULL, d3 = NULL;
+    K2_ASSERT_OK(K2_sssp_hops(&d1, p.tree, sources[s], msg));
+    K2_ASSERT_OK(K2_sssp_hops_k2(&d2, p.tree->K, sources[s], msg));
+    K2_ASSERT_OK(K2_sssp_hops(&d3, p.csr, sources[s], msg));
+    assert_same_vector(d1, d2);
+    assert_same_vector(d1, d3);
+    GrB_free(&d1), GrB_free(&d2), GrB_free(&d3);
+  }
+  {
+    GrB_Vector w1 = NULL, w2 = NULL, w3 = NULL;
+    int r1 = 0, r2 = 0, r3 = 0;
+    K2_ASSERT_OK(K2_wcc(&w1, &r1, p.tree, msg));
+    K2_ASSERT_OK(K2_wcc_k2(&w2, &r2, p.tree->K, msg));
+    K2_ASSERT_OK(K2_wcc(&w3, &r3, p.csr, msg));
+    assert_same_vector(w1, w2);
+    assert_same_vector(w1, w3);
+    GrB_free(&w1), GrB_free(&w2), GrB_free(&w3);
+  }
   // a source out of range: the error in G's terms, no output
+  GrB_Vector d = (GrB_Vector)&msg;
+  assert_int_equal(K2_sssp_hops(&d, p.tree, n + 3, msg), GrB_INVALID_INDEX);
+  assert_null(d);
+  assert_non_null(strstr(msg, "K2_sssp_hops_graph: "));
   GrB_Vector l = (GrB_Vector)&msg;
   assert_int_equal(K2_bfs(&l, NULL, p.tree, n, msg), GrB_INVALID_INDEX);
   assert_null(l);
@@ -441,6 +478,25 @@ static void test_locality_order(void **state) {
   K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.csr, msg));
   assert_null(p.csr->ordered);
   pair_free(&p);  // (frees the order too: leak-checked under the sanitizers)
+  // components: WCC's labels (the smallest G id of each) against a union-find oracle
+  pair_shuffled_grid(&p, 80, 10);
+  pair_make(&p, K2_ADJACENCY_UNDIRECTED);
+  K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
+  assert_non_null(p.tree->ordered);
+  {
+    GrB_Vector w1 = NULL, w2 = NULL;
+    int rounds = 0;
+    K2_ASSERT_OK(K2_wcc(&w1, &rounds, p.tree, msg));
+    K2_ASSERT_OK(K2_wcc_k2(&w2, &rounds, p.tree->K, msg));
+    assert_same_vector(w1, w2);
+    int64_t *want_c = malloc(p.g.n * sizeof(int64_t)), *got_c = malloc(p.g.n * sizeof(int64_t));
+    alg_oracle_wcc(want_c, &p.g);
+    alg_dense_int64(got_c, w1, p.g.n, -1);
+    assert_memory_equal(want_c, got_c, p.g.n * sizeof(int64_t));
+    free(want_c), free(got_c);
+    GrB_free(&w1), GrB_free(&w2);
+  }
+  pair_free(&p);
   // a grid numbered row by row already: the order does not pay, nothing is kept
   uint32_t side = 64, *I = malloc(4 * side * side * sizeof *I), *J = malloc(4 * side * side * sizeof *J);
   GrB_Index m = 0;
