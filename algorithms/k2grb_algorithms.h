@@ -84,8 +84,8 @@ GrB_Info K2_Graph_cachedInDegree(K2_Graph G, char *msg);
 GrB_Info K2_Graph_deleteCached(K2_Graph G, char *msg);
 // Renumber the vertices of a tree graph in a locality order and keep the renumbered copy
 // (G->ordered, G->order, G->order_inverse) where its tree takes at most 3/4 of G->K's bytes;
-// BFS, PageRank, SSSP hops and WCC on G then run on the copy and map the source in and the
-// results back (BFS: its products; the row queries of its first small levels stay on G->K).
+// BFS, msBFS, PageRank, SSSP hops and WCC on G then run on the copy and map the sources in and
+// the results back (BFS: its products; the row queries of its first small levels stay on G->K).
 // Graphs whose numbering scatters their edges over the matrix (collaboration and citation
 // networks, peer-to-peer and AS graphs: 3-7 tree nodes per edge) hold a tree of a fraction of
 // the size in this order, and every product walks that many fewer nodes; crawls and meshes
@@ -142,6 +142,9 @@ GrB_Info K2_msbfs_grb(GrB_Matrix *dist, GrB_Matrix A, const GrB_Index *sources, 
                       bool reverse, char *msg);
 GrB_Info K2_msbfs_k2(GrB_Matrix *dist, K2_Matrix A, const GrB_Index *sources, GrB_Index nsources,
                      bool reverse, char *msg);
+// On a graph: on its locality order where it keeps one (sources and rows mapped).
+GrB_Info K2_msbfs_graph(GrB_Matrix *dist, K2_Graph G, const GrB_Index *sources, GrB_Index nsources,
+                        bool reverse, char *msg);
 
 //==============================================================================================
 // PageRank
@@ -208,7 +211,7 @@ GrB_Info K2_wcc_graph(GrB_Vector *component, int *rounds, K2_Graph G, char *msg)
 #define K2_bfs_mode(level, parent, A, src, mode, msg) \
   K2_ALG_PICK_G(A, K2_bfs_mode)(level, parent, A, src, mode, msg)
 #define K2_msbfs(dist, A, sources, ns, reverse, msg) \
-  K2_ALG_PICK(A, K2_msbfs)(dist, A, sources, ns, reverse, msg)
+  K2_ALG_PICK_G(A, K2_msbfs)(dist, A, sources, ns, reverse, msg)
 #define K2_pagerank(rank, iters, A, damping, tol, itermax, msg) \
   K2_ALG_PICK_G(A, K2_pagerank)(rank, iters, A, damping, tol, itermax, msg)
 #define K2_pagerank_gap(rank, iters, A, damping, tol, itermax, msg) \

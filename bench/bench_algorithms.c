@@ -17,7 +17,7 @@
 //             as LAGraph's BFS reads G->out_degree; direction-optimizing) from vertex 0 ("src0"), from
 //             the vertex of largest out-degree ("maxdeg") and from 8 random vertices with at
 //             least one out-edge ("rand#k", and "rand8-geomean": geometric means of the 8)
-//   msbfs     hop distances from 16 random vertices with an out-edge (K2_msbfs, along edges)
+//   msbfs     hop distances from 16 random vertices with an out-edge (K2_msbfs_graph, along edges)
 //   pr        K2_pagerank_graph (LAGr_PageRank: damping 0.85, tol 1e-4, itermax 100) on a K2_Graph
 //             of each storage whose out-degrees are cached when the graph is made, outside
 //             every timed region, on both sides alike (as LAGr_PageRank reads G->out_degree)
@@ -47,7 +47,7 @@
 // --bottom-codes builds the trees with their bottom codes kept (K2_Format.cache_bottom_codes,
 // k2+B: 8 bytes per node of the last internal level, full products skip the descent).
 // --locality-order renumbers each tree graph (K2_Graph_cachedLocalityOrder, timed apart, like
-// the out-degrees): BFS, PageRank, SSSP and WCC, which run on the graphs, use the renumbered
+// the out-degrees): BFS, msBFS, PageRank, SSSP and WCC, which run on the graphs, use the renumbered
 // tree where it was kept; SuiteSparse keeps the graph's own numbering.
 // cuSPARSE baseline (bench_cusparse.h; built with CUDA: on unless --no-cusparse; without CUDA
 // the columns are absent): the same level-synchronous algorithms on a CSR of A' on the GPU,
@@ -773,8 +773,7 @@ static bool check_bfs(const alg_output *t, const alg_output *s, const bench_grap
 }
 
 static GrB_Info run_msbfs(alg_output *o, bool on_tree, const bench_graph *g, const alg_input *in, char *msg) {
-  return on_tree ? K2_msbfs_k2(&o->m, g->tree, in->sources, in->nsources, false, msg)
-                 : K2_msbfs_grb(&o->m, g->csr, in->sources, in->nsources, false, msg);
+  return K2_msbfs_graph(&o->m, on_tree ? g->tree_graph : g->csr_graph, in->sources, in->nsources, false, msg);
 }
 
 static bool check_msbfs(const alg_output *t, const alg_output *s, const bench_graph *g, const alg_input *in,

@@ -63,6 +63,23 @@ static void assert_same_vector(GrB_Vector a, GrB_Vector b) {
   free(ia), free(ib), free(xa), free(xb);
 }
 
+// Two INT32 / INT64 matrices with the same entries.
+static void assert_same_matrix(GrB_Matrix a, GrB_Matrix b) {
+  GrB_Index na, nb;
+  K2_ASSERT_OK(GrB_Matrix_nvals(&na, a));
+  K2_ASSERT_OK(GrB_Matrix_nvals(&nb, b));
+  assert_int_equal(na, nb);
+  GrB_Index *ia = malloc((na + 1) * sizeof(GrB_Index)), *ja = malloc((na + 1) * sizeof(GrB_Index));
+  GrB_Index *ib = malloc((nb + 1) * sizeof(GrB_Index)), *jb = malloc((nb + 1) * sizeof(GrB_Index));
+  int64_t *xa = malloc((na + 1) * sizeof(int64_t)), *xb = malloc((nb + 1) * sizeof(int64_t));
+  K2_ASSERT_OK(GrB_Matrix_extractTuples_INT64(ia, ja, xa, &na, a));
+  K2_ASSERT_OK(GrB_Matrix_extractTuples_INT64(ib, jb, xb, &nb, b));
+  assert_memory_equal(ia, ib, na * sizeof(GrB_Index));
+  assert_memory_equal(ja, jb, na * sizeof(GrB_Index));
+  assert_memory_equal(xa, xb, na * sizeof(int64_t));
+  free(ia), free(ja), free(ib), free(jb), free(xa), free(xb);
+}
+
 // Every PageRank model on a graph equals the matrix entry point on the same storage, twice
 // (the second call on cached degrees); the out-degrees are computed by the first call, kept by
 // the second.
@@ -439,6 +456,19 @@ static void test_locality_order(void **state) {
     assert_same_vector(w1, w3);
     GrB_free(&w1), GrB_free(&w2), GrB_free(&w3);
   }
+  // msBFS along and against the edges: the matrix entry point's distances on G->K
+  for (int reverse = 0; reverse < 2; reverse++) {
+    GrB_Matrix m1 = NULL, m2 = NULL;
+    K2_ASSERT_OK(K2_msbfs(&m1, p.tree, sources, 4, reverse, msg));
+    K2_ASSERT_OK(K2_msbfs_k2(&m2, p.tree->K, sources, 4, reverse, msg));
+    assert_same_matrix(m1, m2);
+    GrB_free(&m1), GrB_free(&m2);
+  }
+  GrB_Matrix dm = (GrB_Matrix)&msg;
+  const GrB_Index bad[2] = {0, n};
+  assert_int_equal(K2_msbfs(&dm, p.tree, bad, 2, false, msg), GrB_INVALID_INDEX);
+  assert_null(dm);
+  assert_non_null(strstr(msg, "K2_msbfs_graph: "));
   // a source out of range: the error in G's terms, no output
   GrB_Vector d = (GrB_Vector)&msg;
   assert_int_equal(K2_sssp_hops(&d, p.tree, n + 3, msg), GrB_INVALID_INDEX);
