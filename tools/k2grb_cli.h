@@ -44,6 +44,7 @@ typedef struct {
   int nfiles;
   const char *out;                       // --out F ("-": stdout)
   bool json, parents, symmetrize, transpose, one_based, remap, check, reverse, gap;
+  bool locality_order;                   // --locality-order (the algorithm commands)
   K2_FileFormat format;                  // --format
   bool has_source;
   unsigned long long source;             // --source S

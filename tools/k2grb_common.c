@@ -174,7 +174,7 @@ static const struct {
     {"edge-factor", true}, {"seed", true},     {"format", true},      {"engine", true},
     {"threads", true}, {"trials", true},   {"ldbc", false},       {"vertices", true},
     {"graph", true},   {"compress-leaves", false}, {"leaf-log", true},
-    {"full-blocks", false}, {"bottom-codes", false},
+    {"full-blocks", false}, {"bottom-codes", false}, {"locality-order", false},
 };
 #define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
 #define K2_CLI_OPT_BASE 256
@@ -194,6 +194,7 @@ static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
                : strcmp(a, "compress-leaves") == 0 ? &o->compress_leaves
                : strcmp(a, "full-blocks") == 0 ? &o->full_blocks
                : strcmp(a, "bottom-codes") == 0 ? &o->bottom_codes
+               : strcmp(a, "locality-order") == 0 ? &o->locality_order
                                               : NULL;
   if (flag != NULL) {
     *flag = true;

@@ -450,6 +450,77 @@ static void test_sssp_cc_msbfs(void **state) {
   alg_graph_free(&g);
 }
 
+// --locality-order: on a grid whose ids are shuffled (the order is kept and said so) every
+// algorithm command's --check passes and its --out equals the oracle in the file's ids; on a
+// grid numbered row by row nothing is kept and the results are the same.
+static void test_locality_order(void **state) {
+  (void)state;
+  const uint32_t side = 40, n = side * side;
+  uint32_t *id = malloc(n * sizeof *id), *I = malloc(4 * n * sizeof *I), *J = malloc(4 * n * sizeof *J);
+  assert_true(id && I && J);
+  char a[4096], path[512];
+  for (int shuffled = 1; shuffled >= 0; shuffled--) {
+    for (uint32_t v = 0; v < n; v++) id[v] = v;
+    uint64_t x = 777;
+    for (uint32_t v = n - 1; shuffled && v > 0; v--) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      const uint32_t u = (uint32_t)((x >> 33) % (v + 1)), t = id[v];
+      id[v] = id[u], id[u] = t;
+    }
+    GrB_Index m = 0;
+    snprintf(path, sizeof path, "%s/grid.txt", tmpdir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (uint32_t r = 0; r < side; r++) {
+      for (uint32_t c = 0; c < side; c++) {  // edges both ways, a cut every 8 columns
+        const uint32_t v = id[r * side + c];
+        if (c + 1 < side && (c + 1) % 8 != 0) I[m] = v, J[m++] = id[r * side + c + 1], I[m] = J[m - 1], J[m++] = v;
+        if (r + 1 < side) I[m] = v, J[m++] = id[(r + 1) * side + c], I[m] = J[m - 1], J[m++] = v;
+      }
+    }
+    for (GrB_Index k = 0; k < m; k++) fprintf(f, "%u %u\n", I[k], J[k]);
+    fclose(f);
+    alg_graph g;
+    alg_graph_from_pairs(&g, n, I, J, m);
+    int64_t *oracle = malloc(n * sizeof(int64_t));
+    double *got = malloc(n * sizeof(double));
+    snprintf(a, sizeof a, "bfs '%s' --source %u --check --locality-order --out '%s/lv.txt'", path, id[0], tmpdir);
+    assert_int_equal(run(a), 0);
+    char *report = slurp("out.txt");
+    assert_non_null(strstr(report, shuffled ? "locality order         kept: tree" : "locality order         not kept"));
+    assert_non_null(strstr(report, "check passed           yes"));
+    free(report);
+    alg_oracle_bfs(oracle, n, g.rowptr, g.col, id[0]);
+    for (GrB_Index i = 0; i < n; i++) got[i] = -1;
+    snprintf(a, sizeof a, "%s/lv.txt", tmpdir);
+    alg_read_expected(a, got, n);
+    for (GrB_Index i = 0; i < n; i++) assert_true(got[i] == (double)oracle[i]);
+    snprintf(a, sizeof a, "sssp '%s' --source %u --check --locality-order --out '%s/d.txt'", path, id[0], tmpdir);
+    assert_int_equal(run(a), 0);
+    for (GrB_Index i = 0; i < n; i++) got[i] = -1;
+    snprintf(a, sizeof a, "%s/d.txt", tmpdir);
+    alg_read_expected(a, got, n);
+    for (GrB_Index i = 0; i < n; i++) assert_true(got[i] == (double)oracle[i]);
+    snprintf(a, sizeof a, "cc '%s' --check --locality-order --out '%s/cc.txt'", path, tmpdir);
+    assert_int_equal(run(a), 0);
+    alg_oracle_wcc(oracle, &g);
+    snprintf(a, sizeof a, "%s/cc.txt", tmpdir);
+    assert_int_equal(alg_read_expected(a, got, n), n);
+    for (GrB_Index i = 0; i < n; i++) assert_true(got[i] == (double)oracle[i]);
+    snprintf(a, sizeof a, "msbfs '%s' --sources %u,%u --check --locality-order", path, id[0], id[n - 1]);
+    assert_int_equal(run(a), 0);
+    snprintf(a, sizeof a, "pagerank '%s' --check --locality-order --json", path);
+    assert_int_equal(run(a), 0);
+    report = slurp("out.txt");
+    assert_non_null(strstr(report, "\"check_passed\": true"));
+    assert_non_null(strstr(report, "\"locality_order_seconds\""));
+    free(report);
+    free(oracle), free(got);
+    alg_graph_free(&g);
+  }
+  free(id), free(I), free(J);
+}
+
 // Failures of the library and of an algorithm mid-run: what failed in words, the library's
 // message, the code by name once.
 static void test_error_lines(void **state) {
@@ -1022,7 +1093,7 @@ static void test_progress(void **state) {
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   uint64_t x = 88172645463325252ull;
-  for (int k = 0; k < 4000000; k++) {  // about 55 MB: read in well over 0.1 s
+  for (int k = 0; k < 12000000; k++) {  // about 166 MB: read in well over 0.1 s (55 MB were not always)
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     fprintf(f, "%u %u\n", (unsigned)(x & 0xfffff), (unsigned)((x >> 20) & 0xfffff));
   }
@@ -1034,7 +1105,7 @@ static void test_progress(void **state) {
   assert_non_null(strstr(err, "] reading "));
   assert_non_null(strstr(err, "progress.el"));
   assert_non_null(strstr(err, "% ("));
-  assert_non_null(strstr(err, " of 55."));  // the file's size in MB
+  assert_non_null(strstr(err, " of 166."));  // the file's size in MB
   assert_non_null(strstr(err, "building tree"));
   free(err);
   setenv("K2GRB_PROGRESS", "never", 1);
@@ -1488,6 +1559,7 @@ int main(void) {
       cmocka_unit_test(test_source_lists), cmocka_unit_test_teardown(test_engine_threads_trials, clear_cli_env),
       cmocka_unit_test(test_report_keys), cmocka_unit_test(test_suffix_case),
       cmocka_unit_test_teardown(test_progress, clear_progress_env), cmocka_unit_test(test_remap_one_based),
-      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_foreign_k2), cmocka_unit_test(test_demo_graphs)};
+      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_foreign_k2), cmocka_unit_test(test_demo_graphs),
+      cmocka_unit_test(test_locality_order)};
   return cmocka_run_group_tests(tests, setup, teardown);
 }
