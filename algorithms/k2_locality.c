@@ -156,10 +156,12 @@ GrB_Info K2_Graph_cachedLocalityOrder(K2_Graph G, char *msg) {
     K2A_STEP("making the renumbered graph");
     K2A_TRY(K2_Graph_new_k2(&ordered, &K, G->kind, msg));
     G->ordered = ordered;
-    G->order = order;
-    G->order_inverse = inv;
-    ordered = NULL, order = inv = NULL;
+    ordered = NULL;
   }
+  // the maps whether or not the copy pays: WCC starts its labels from the order on G's tree
+  G->order = order;
+  G->order_inverse = inv;
+  order = inv = NULL;
   K2A_FREE_ALL;
   G->order_checked = true;
   return GrB_SUCCESS;

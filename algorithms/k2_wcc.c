@@ -4,9 +4,10 @@
 #define K2A_TEMPLATE "k2_wcc.inc"
 #include "k2_alg_instantiate.h"
 
-// The components found on G->ordered in G's numbering: each vertex labelled with the smallest
-// of G's ids in its component (on the copy the labels are the smallest ids there).
-static GrB_Info k2a_wcc_unorder(GrB_Vector *component, K2_Graph G, char *msg) {
+// Components labelled in G's locality order, relabelled with the smallest of G's ids in each:
+// found on the copy G->ordered (on_copy: indexed and labelled in its numbering), or on G's own
+// tree with the ranks as labels (indexed by G's ids).
+static GrB_Info k2a_wcc_unorder(GrB_Vector *component, K2_Graph G, bool on_copy, char *msg) {
   GrB_Index n = 0, nv = 0;
   GrB_Info info = GrB_Vector_size(&n, *component);
   if (info == GrB_SUCCESS) info = GrB_Vector_nvals(&nv, *component);
@@ -19,13 +20,11 @@ static GrB_Info k2a_wcc_unorder(GrB_Vector *component, K2_Graph G, char *msg) {
   if (info == GrB_SUCCESS) {
     // extractTuples gives the copy's vertices in order: lab[j] is vertex j's label there
     for (GrB_Index j = 0; j < n; j++) low[j] = INT64_MAX;
+    // each vertex's label by G's id, then replaced by its component's smallest G id
+    for (GrB_Index i = 0; i < n; i++) idx[i] = (GrB_Index)lab[on_copy ? G->order[i] : i];
     for (GrB_Index i = 0; i < n; i++) {
-      const int64_t r = lab[G->order[i]];
-      if ((int64_t)i < low[r]) low[r] = (int64_t)i;
+      if ((int64_t)i < low[idx[i]]) low[idx[i]] = (int64_t)i;
     }
-    // the copy's labels by G's vertex, then each replaced by its component's smallest G id
-    // (low is read through the copy's labels, so it is kept apart from the output)
-    for (GrB_Index i = 0; i < n; i++) idx[i] = (GrB_Index)lab[G->order[i]];
     for (GrB_Index i = 0; i < n; i++) lab[i] = low[idx[i]];
     for (GrB_Index i = 0; i < n; i++) idx[i] = i;
   }
@@ -50,11 +49,17 @@ GrB_Info K2_wcc_graph(GrB_Vector *component, int *rounds, K2_Graph G, char *msg)
   }
   if (G->K == NULL) {
     info = K2_wcc_grb(component, rounds, G->A, msg);
-  } else if (G->ordered == NULL) {
-    info = K2_wcc_k2(component, rounds, G->K, msg);
-  } else {
+  } else if (G->ordered != NULL) {
     info = K2_wcc_k2(component, rounds, G->ordered->K, msg);
-    if (info == GrB_SUCCESS) info = k2a_wcc_unorder(component, G, msg);
+    if (info == GrB_SUCCESS) info = k2a_wcc_unorder(component, G, true, msg);
+  } else if (G->order != NULL) {
+    // the order without its copy: G's tree, the labels starting as ranks of the order (a
+    // breadth-first order of each component: min-label propagation then takes fewer rounds on
+    // graphs of long paths)
+    info = k2a_wcc_k2(component, rounds, G->K, G->order, G->order_inverse, msg);
+    if (info == GrB_SUCCESS) info = k2a_wcc_unorder(component, G, false, msg);
+  } else {
+    info = K2_wcc_k2(component, rounds, G->K, msg);
   }
   k2a_rename(msg, "K2_wcc", "K2_wcc_graph");
   return info;

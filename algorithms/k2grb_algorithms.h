@@ -56,12 +56,13 @@ struct K2_Graph_struct {
   GrB_Vector out_degree;  // INT64, no entry for a vertex without out-edges; NULL until cached
   GrB_Vector in_degree;   // the same for in-edges; undirected: the same object as out_degree
   // A locality order (K2_Graph_cachedLocalityOrder): a copy of the tree with its vertices
-  // renumbered so that edges cluster, with its own cached degrees; the algorithms on G run on
-  // it and map their results back. NULL until computed and where it did not pay.
+  // renumbered so that edges cluster, with its own cached degrees, where it pays (else NULL);
+  // the algorithms on G run on it and map their results back. The maps are kept either way
+  // (WCC starts its labels from them on G's tree when there is no copy); NULL until computed.
   struct K2_Graph_struct *ordered;
-  uint32_t *order;          // order[i]: vertex i's number in `ordered` (n entries), or NULL
-  uint32_t *order_inverse;  // order_inverse[j]: the vertex numbered j in `ordered`, or NULL
-  bool order_checked;       // the order was computed: `ordered` NULL then means it did not pay
+  uint32_t *order;          // order[i]: vertex i's number in the order (n entries), or NULL
+  uint32_t *order_inverse;  // order_inverse[j]: the vertex numbered j in the order, or NULL
+  bool order_checked;       // the order was computed (or cannot be: 2^32 vertices or edges)
 };
 typedef struct K2_Graph_struct *K2_Graph;
 
@@ -93,8 +94,10 @@ GrB_Info K2_Graph_deleteCached(K2_Graph G, char *msg);
 // the graph without directions: a breadth-first search from a vertex of least degree in each
 // component, the new neighbours of each vertex numbered by ascending degree. It costs a pass
 // over the edges, a sort of each vertex's new neighbours and a tree build (O(nvals log nvals)),
-// and while it is kept the copy and 8 bytes per vertex for the two maps: K2_Graph_deleteCached
-// drops them. A second call returns at once. Nothing to do for a graph in SuiteSparse storage
+// and then 8 bytes per vertex for the two maps, kept whether or not the copy is, and the copy
+// where it is: K2_Graph_deleteCached drops them. Without the copy WCC on G still gains: its
+// labels start as the vertices' ranks in the order (a breadth-first order of each component),
+// along which min-label propagation needs fewer rounds. A second call returns at once. Nothing to do for a graph in SuiteSparse storage
 // or one of 2^32 vertices or edges or more (order_checked is set and nothing kept). With the
 // order, BFS levels are the same and parents form a valid BFS tree (not always the same one),
 // PageRank sums in another order (equal within rounding), SSSP distances and WCC labels (G's

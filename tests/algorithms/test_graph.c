@@ -527,12 +527,13 @@ static void test_locality_order(void **state) {
     GrB_free(&w1), GrB_free(&w2);
   }
   pair_free(&p);
-  // a grid numbered row by row already: the order does not pay, nothing is kept
+  // a grid numbered row by row already, cut into strips of 8 rows: the copy does not pay and is
+  // not kept, the maps are (WCC's labels start from the order on G's own tree)
   uint32_t side = 64, *I = malloc(4 * side * side * sizeof *I), *J = malloc(4 * side * side * sizeof *J);
   GrB_Index m = 0;
   for (uint32_t v = 0; v < side * side; v++) {
     if ((v + 1) % side) I[m] = v, J[m++] = v + 1, I[m] = v + 1, J[m++] = v;
-    if (v + side < side * side) I[m] = v, J[m++] = v + side, I[m] = v + side, J[m++] = v;
+    if (v + side < side * side && (v / side + 1) % 8 != 0) I[m] = v, J[m++] = v + side, I[m] = v + side, J[m++] = v;
   }
   alg_graph_from_pairs(&p.g, (GrB_Index)side * side, I, J, m);
   free(I), free(J);
@@ -540,13 +541,27 @@ static void test_locality_order(void **state) {
   K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
   assert_true(p.tree->order_checked);
   assert_null(p.tree->ordered);
-  assert_null(p.tree->order);
+  assert_non_null(p.tree->order);
+  for (GrB_Index v = 0; v < p.g.n; v++) assert_int_equal(p.tree->order_inverse[p.tree->order[v]], v);
   GrB_Vector level = NULL;
-  K2_ASSERT_OK(K2_bfs(&level, NULL, p.tree, 5, msg));  // on G's own tree
+  K2_ASSERT_OK(K2_bfs(&level, NULL, p.tree, 5, msg));  // on G's own tree: the strip of vertex 5
   GrB_Index reached = 0;
   K2_ASSERT_OK(GrB_Vector_nvals(&reached, level));
-  assert_int_equal(reached, (GrB_Index)side * side);
+  assert_int_equal(reached, (GrB_Index)side * 8);
   GrB_free(&level);
+  {
+    GrB_Vector w1 = NULL, w2 = NULL;
+    int rounds1 = 0, rounds2 = 0;
+    K2_ASSERT_OK(K2_wcc(&w1, &rounds1, p.tree, msg));
+    K2_ASSERT_OK(K2_wcc_k2(&w2, &rounds2, p.tree->K, msg));
+    assert_same_vector(w1, w2);
+    int64_t *want_c = malloc(p.g.n * sizeof(int64_t)), *got_c = malloc(p.g.n * sizeof(int64_t));
+    alg_oracle_wcc(want_c, &p.g);
+    alg_dense_int64(got_c, w1, p.g.n, -1);
+    assert_memory_equal(want_c, got_c, p.g.n * sizeof(int64_t));
+    free(want_c), free(got_c);
+    GrB_free(&w1), GrB_free(&w2);
+  }
   pair_free(&p);
   assert_int_equal(K2_Graph_cachedLocalityOrder(NULL, msg), GrB_NULL_POINTER);
   assert_non_null(strstr(msg, "K2_Graph_cachedLocalityOrder: G is NULL"));
