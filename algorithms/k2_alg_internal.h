@@ -109,11 +109,9 @@ static inline void k2a_rename(char *msg, const char *from, const char *to) {
 K2A_INTERNAL GrB_Info k2a_degree_grb(GrB_Vector *degree, GrB_Matrix A, GrB_Index n, bool in);
 K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n, bool in);
 
-// A graph's locality order (k2_locality.c): drop it (K2_Graph_deleteCached), and move a vector
-// between G's numbering and G->ordered's (to_ordered: into the order; else back): its
-// indices, and its values too where they are vertices (BFS parents). On an error *v is freed
-// (NULL).
-K2A_INTERNAL void k2a_locality_free(K2_Graph G);
+// A graph's locality order (k2_locality.c): move a vector between G's numbering and
+// G->ordered's (to_ordered: into the order; else back): its indices, and its values too where
+// they are vertices (BFS parents). On an error *v is freed (NULL).
 K2A_INTERNAL GrB_Info k2a_locality_map(GrB_Vector *v, K2_Graph G, bool vertex_values, bool to_ordered,
                                        const char *fn, char *msg);
 

@@ -59,7 +59,12 @@ GrB_Info K2_Graph_deleteCached(K2_Graph G, char *msg) {
   if (G->in_degree != G->out_degree) GrB_free(&G->in_degree);  // undirected: one vector
   G->in_degree = NULL;
   GrB_free(&G->out_degree);
-  k2a_locality_free(G);
+  // the locality order (k2_locality.c): its copy and maps
+  K2_Graph_free(&G->ordered, NULL);
+  free(G->order);
+  free(G->order_inverse);
+  G->order = G->order_inverse = NULL;
+  G->order_checked = false;
   return GrB_SUCCESS;
 }
 

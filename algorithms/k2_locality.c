@@ -170,14 +170,6 @@ GrB_Info K2_Graph_cachedLocalityOrder(K2_Graph G, char *msg) {
 #undef K2A_FN
 #undef K2A_FREE_ALL
 
-void k2a_locality_free(K2_Graph G) {
-  K2_Graph_free(&G->ordered, NULL);
-  free(G->order);
-  free(G->order_inverse);
-  G->order = G->order_inverse = NULL;
-  G->order_checked = false;
-}
-
 // A value of es bytes (4 or 8) read and written as an integer.
 static inline uint64_t k2a_get(const uint8_t *x, size_t es, uint64_t i) {
   if (es == 4) {
