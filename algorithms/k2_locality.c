@@ -241,7 +241,8 @@ GrB_Info k2a_locality_map(GrB_Vector *v, K2_Graph G, bool vertex_values, bool to
     const uint8_t *x = vx;
     uint8_t *y = nx;
     if (iso) {
-      k2a_put(y, es, 0, vertex_values ? relabel[k2a_get(x, es, 0)] : k2a_get(x, es, 0));
+      const uint64_t x0 = k2a_get(x, es, 0);
+      k2a_put(y, es, 0, vertex_values && x0 < n ? relabel[x0] : x0);
     } else {
       for (GrB_Index i = 0; i < n; i++) k2a_put(y, es, i, k2a_get(x, es, gather[i]));
     }
@@ -250,7 +251,8 @@ GrB_Info k2a_locality_map(GrB_Vector *v, K2_Graph G, bool vertex_values, bool to
     }
     if (vertex_values && !iso) {
       for (GrB_Index i = 0; i < n; i++) {
-        if (nb == NULL || nb[i]) k2a_put(y, es, i, relabel[k2a_get(y, es, i)]);
+        const uint64_t xi = k2a_get(y, es, i);  // (a value that is no vertex stays as it is)
+        if ((nb == NULL || nb[i]) && xi < n) k2a_put(y, es, i, relabel[xi]);
       }
     }
     if (nb != NULL) {
@@ -275,7 +277,7 @@ GrB_Info k2a_locality_map(GrB_Vector *v, K2_Graph G, bool vertex_values, bool to
   for (GrB_Index k = 0; k < got; k++) idx[k] = relabel[idx[k]];
   if (vertex_values) {
     int64_t *x = val;
-    for (GrB_Index k = 0; k < got; k++) x[k] = relabel[x[k]];
+    for (GrB_Index k = 0; k < got; k++) x[k] = x[k] >= 0 && (GrB_Index)x[k] < n ? relabel[x[k]] : x[k];
   }
   K2A_TRY(GrB_Vector_new(&w, type, n));
   if (real) {
