@@ -192,10 +192,11 @@ static inline bool k2a_device_result_stands(GrB_Info info, char *msg) {
 // nodes. The copy holds the tree again, 8 bytes per node of the last internal level for the
 // codes and as much for the engine's decoded level, all made again by every run (the codes of
 // wiki-Vote's 2.6 x 10^5 internal nodes in 0.35 ms on 2 threads, ca-CondMat's 1.2 x 10^6 in
-// 1.3 ms). On 2 threads, with the limit at 2^17 instead of 2^19, PageRank on eight real graphs
-// took 0.5-0.8x its time (ca-HepPh 7.7 -> 4.3 ms, MIT8 11.4-12.1 -> 7.9-8.1 ms, wiki-Vote 5.0 ->
-// 4.0-4.1 ms) and on none more (docs/benchmarks.md).
-#define K2A_BOTTOM_COPY_MIN_NODES (UINT64_C(1) << 17)
+// 1.3 ms). On 2 threads the limit went 2^19 -> 2^17 (eight real graphs 0.5-0.8x their time) and,
+// once the OpenMP plans held 128 tasks per thread, 2^17 -> 2^15 -> 2^13 -> 2^10, each step faster
+// on 3-8 graphs and slower on none (PageRank 1.66 -> 1.44 of SuiteSparse over the 39; at no limit
+// bucky's 10 us went to 15, docs/benchmarks.md).
+#define K2A_BOTTOM_COPY_MIN_NODES (UINT64_C(1) << 10)
 K2A_INTERNAL GrB_Info k2a_bottom_copy(K2_Matrix *B, K2_Matrix A);
 
 // PageRank (LAGraph model, or GAP's) with its vectors on the GPU (k2_pagerank_device.c); as
