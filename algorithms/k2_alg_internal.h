@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <k2grb.h>
 #include <k2grb/overlay.h>
@@ -43,19 +42,6 @@ static inline GrB_Info k2a_fail(char *msg, GrB_Info info, const char *fn, const 
 
 static inline void k2a_clear(char *msg) {
   if (msg != NULL) msg[0] = '\0';
-}
-
-// A message of the matrix entry point `from` ("from: ...") given as the graph entry point
-// `to`'s, which called it (the rest of the message kept as far as it fits).
-static inline void k2a_rename(char *msg, const char *from, const char *to) {
-  const size_t f = strlen(from);
-  if (msg == NULL || strncmp(msg, from, f) != 0 || msg[f] != ':') return;
-  const size_t t = strlen(to), keep = strlen(msg + f);
-  if (t >= K2_MSG_LEN) return;
-  const size_t room = K2_MSG_LEN - 1 - t, n = keep < room ? keep : room;
-  memmove(msg + t, msg + f, n);
-  memcpy(msg, to, t);
-  msg[t + n] = '\0';
 }
 
 // The step of the algorithm that the following K2A_TRYs belong to, in words ("computing the
@@ -114,6 +100,13 @@ K2A_INTERNAL GrB_Info k2a_degree_k2(GrB_Vector *degree, K2_Matrix A, GrB_Index n
 // they are vertices (BFS parents). On an error *v is freed (NULL).
 K2A_INTERNAL GrB_Info k2a_locality_map(GrB_Vector *v, K2_Graph G, bool vertex_values, bool to_ordered,
                                        const char *fn, char *msg);
+// Vertex v of G in G->ordered's numbering; one out of range as it is (the algorithm body
+// reports it, in G's terms).
+static inline GrB_Index k2a_locality_vertex(K2_Graph G, GrB_Index v) {
+  GrB_Index n = 0;
+  (void)K2_Matrix_nrows(&n, G->K);
+  return v < n ? G->order[v] : v;
+}
 
 // BFS with its vectors on the GPU (k2_bfs_device.c), for a K2_Matrix the device serves; the
 // arguments checked by the caller; G (or NULL) lends its cached out-degrees. GrB_NOT_IMPLEMENTED

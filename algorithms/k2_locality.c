@@ -1,9 +1,7 @@
 // k2_locality.c: a graph's tree renumbered in a locality order (K2_Graph_cachedLocalityOrder),
 // and the algorithms' results mapped back from that numbering.
 // SPDX-License-Identifier: Apache-2.0
-#define _POSIX_C_SOURCE 200809L  // clock_gettime
 #include <string.h>
-#include <time.h>
 
 #include "k2_alg_internal.h"
 
@@ -11,12 +9,6 @@
 // below it the products walk a third to a half fewer nodes or better (measured on the real
 // graphs, docs/algorithms.md); above it the copy costs memory for little.
 #define K2A_LOCALITY_KEEP 0.75
-
-static double k2a_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int k2a_u64_cmp(const void *a, const void *b) {
   const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -107,7 +99,6 @@ GrB_Info K2_Graph_cachedLocalityOrder(K2_Graph G, char *msg) {
   if (info != GrB_SUCCESS) return info;
   k2a_clear(msg);
   if (G->K == NULL || G->order_checked) return GrB_SUCCESS;
-  const double t0 = k2a_seconds();
   GrB_Index n = 0, nvals = 0;
   K2A_STEP("reading the size of the matrix");
   K2A_TRY(K2_Matrix_nrows(&n, G->K));
@@ -149,9 +140,9 @@ GrB_Info K2_Graph_cachedLocalityOrder(K2_Graph G, char *msg) {
   const bool keep = (double)now <= K2A_LOCALITY_KEEP * (double)was;
   bool burble = false;
   if (K2_get_burble(&burble) == GrB_SUCCESS && burble)
-    fprintf(stderr, "k2grb: %s: the tree in Cuthill-McKee order takes %llu bytes against %llu (%.2f): %s, %.3f ms\n",
+    fprintf(stderr, "k2grb: %s: the tree in Cuthill-McKee order takes %llu bytes against %llu (%.2f): %s\n",
             K2A_FN, (unsigned long long)now, (unsigned long long)was, was ? (double)now / (double)was : 1.0,
-            keep ? "kept" : "not kept", 1e3 * (k2a_seconds() - t0));
+            keep ? "kept" : "not kept");
   if (keep) {
     K2A_STEP("making the renumbered graph");
     K2A_TRY(K2_Graph_new_k2(&ordered, &K, G->kind, msg));

@@ -10,16 +10,11 @@ GrB_Info K2_sssp_hops_graph(GrB_Vector *dist, K2_Graph G, GrB_Index src, char *m
     if (dist != NULL) *dist = NULL;
     return info;
   }
-  if (G->K == NULL) {
-    info = K2_sssp_hops_grb(dist, G->A, src, msg);
-  } else if (G->ordered == NULL) {
-    info = K2_sssp_hops_k2(dist, G->K, src, msg);
-  } else {  // the source mapped in (one out of range is the body's error), the distances back
-    GrB_Index n = 0;
-    (void)K2_Matrix_nrows(&n, G->K);
-    info = K2_sssp_hops_k2(dist, G->ordered->K, src < n ? G->order[src] : src, msg);
-    if (info == GrB_SUCCESS) info = k2a_locality_map(dist, G, false, false, "K2_sssp_hops_graph", msg);
-  }
-  k2a_rename(msg, "K2_sssp_hops", "K2_sssp_hops_graph");
+  const char *fn = "K2_sssp_hops_graph";
+  if (G->K == NULL) return k2a_sssp_grb(fn, dist, G->A, src, msg);
+  if (G->ordered == NULL) return k2a_sssp_k2(fn, dist, G->K, src, msg);
+  // the source mapped in, the distances back
+  info = k2a_sssp_k2(fn, dist, G->ordered->K, k2a_locality_vertex(G, src), msg);
+  if (info == GrB_SUCCESS) info = k2a_locality_map(dist, G, false, false, fn, msg);
   return info;
 }

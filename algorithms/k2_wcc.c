@@ -47,20 +47,17 @@ GrB_Info K2_wcc_graph(GrB_Vector *component, int *rounds, K2_Graph G, char *msg)
     if (component != NULL) *component = NULL;
     return info;
   }
-  if (G->K == NULL) {
-    info = K2_wcc_grb(component, rounds, G->A, msg);
-  } else if (G->ordered != NULL) {
-    info = K2_wcc_k2(component, rounds, G->ordered->K, msg);
-    if (info == GrB_SUCCESS) info = k2a_wcc_unorder(component, G, true, msg);
-  } else if (G->order != NULL) {
+  const char *fn = "K2_wcc_graph";
+  if (G->K == NULL) return k2a_wcc_grb(fn, component, rounds, G->A, NULL, NULL, msg);
+  if (G->order == NULL) return k2a_wcc_k2(fn, component, rounds, G->K, NULL, NULL, msg);
+  if (G->ordered != NULL) {
+    info = k2a_wcc_k2(fn, component, rounds, G->ordered->K, NULL, NULL, msg);
+  } else {
     // the order without its copy: G's tree, the labels starting as ranks of the order (a
     // breadth-first order of each component: min-label propagation then takes fewer rounds on
     // graphs of long paths)
-    info = k2a_wcc_k2(component, rounds, G->K, G->order, G->order_inverse, msg);
-    if (info == GrB_SUCCESS) info = k2a_wcc_unorder(component, G, false, msg);
-  } else {
-    info = K2_wcc_k2(component, rounds, G->K, msg);
+    info = k2a_wcc_k2(fn, component, rounds, G->K, G->order, G->order_inverse, msg);
   }
-  k2a_rename(msg, "K2_wcc", "K2_wcc_graph");
+  if (info == GrB_SUCCESS) info = k2a_wcc_unorder(component, G, G->ordered != NULL, msg);
   return info;
 }

@@ -385,6 +385,23 @@ static uint64_t *entry_codes(K2_Matrix K, const uint32_t *map, GrB_Index *count)
   return code;
 }
 
+// WCC on the tree graph: the labels of the matrix entry point on G->K and of a union-find
+// oracle (the smallest id of each component).
+static void check_wcc_on_graph(graph_pair *p) {
+  char msg[K2_MSG_LEN];
+  GrB_Vector w1 = NULL, w2 = NULL;
+  int rounds1 = 0, rounds2 = 0;
+  K2_ASSERT_OK(K2_wcc(&w1, &rounds1, p->tree, msg));
+  K2_ASSERT_OK(K2_wcc_k2(&w2, &rounds2, p->tree->K, msg));
+  assert_same_vector(w1, w2);
+  int64_t *want = malloc(p->g.n * sizeof(int64_t)), *got = malloc(p->g.n * sizeof(int64_t));
+  alg_oracle_wcc(want, &p->g);
+  alg_dense_int64(got, w1, p->g.n, -1);
+  assert_memory_equal(want, got, p->g.n * sizeof(int64_t));
+  free(want), free(got);
+  GrB_free(&w1), GrB_free(&w2);
+}
+
 // A locality order: kept where it pays (a shuffled grid: the renumbered tree a fraction of the
 // size), a permutation with its inverse, the same edges renumbered; BFS on the graph gives the
 // serial BFS's levels and valid parents in every mode, PageRank the unordered graph's ranks
@@ -519,19 +536,7 @@ static void test_locality_order(void **state) {
   pair_make(&p, K2_ADJACENCY_UNDIRECTED);
   K2_ASSERT_OK(K2_Graph_cachedLocalityOrder(p.tree, msg));
   assert_non_null(p.tree->ordered);
-  {
-    GrB_Vector w1 = NULL, w2 = NULL;
-    int rounds = 0;
-    K2_ASSERT_OK(K2_wcc(&w1, &rounds, p.tree, msg));
-    K2_ASSERT_OK(K2_wcc_k2(&w2, &rounds, p.tree->K, msg));
-    assert_same_vector(w1, w2);
-    int64_t *want_c = malloc(p.g.n * sizeof(int64_t)), *got_c = malloc(p.g.n * sizeof(int64_t));
-    alg_oracle_wcc(want_c, &p.g);
-    alg_dense_int64(got_c, w1, p.g.n, -1);
-    assert_memory_equal(want_c, got_c, p.g.n * sizeof(int64_t));
-    free(want_c), free(got_c);
-    GrB_free(&w1), GrB_free(&w2);
-  }
+  check_wcc_on_graph(&p);
   pair_free(&p);
   // a grid numbered row by row already, cut into strips of 8 rows: the copy does not pay and is
   // not kept, the maps are (WCC's labels start from the order on G's own tree)
@@ -555,19 +560,7 @@ static void test_locality_order(void **state) {
   K2_ASSERT_OK(GrB_Vector_nvals(&reached, level));
   assert_int_equal(reached, (GrB_Index)side * 8);
   GrB_free(&level);
-  {
-    GrB_Vector w1 = NULL, w2 = NULL;
-    int rounds1 = 0, rounds2 = 0;
-    K2_ASSERT_OK(K2_wcc(&w1, &rounds1, p.tree, msg));
-    K2_ASSERT_OK(K2_wcc_k2(&w2, &rounds2, p.tree->K, msg));
-    assert_same_vector(w1, w2);
-    int64_t *want_c = malloc(p.g.n * sizeof(int64_t)), *got_c = malloc(p.g.n * sizeof(int64_t));
-    alg_oracle_wcc(want_c, &p.g);
-    alg_dense_int64(got_c, w1, p.g.n, -1);
-    assert_memory_equal(want_c, got_c, p.g.n * sizeof(int64_t));
-    free(want_c), free(got_c);
-    GrB_free(&w1), GrB_free(&w2);
-  }
+  check_wcc_on_graph(&p);
   pair_free(&p);
   assert_int_equal(K2_Graph_cachedLocalityOrder(NULL, msg), GrB_NULL_POINTER);
   assert_non_null(strstr(msg, "K2_Graph_cachedLocalityOrder: G is NULL"));
