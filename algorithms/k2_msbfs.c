@@ -13,7 +13,12 @@ GrB_Info K2_msbfs_graph(GrB_Matrix *dist, K2_Graph G, const GrB_Index *sources, 
     return info;
   }
   if (G->K == NULL) return k2a_msbfs_grb(fn, dist, G->A, sources, nsources, reverse, msg);
-  if (G->ordered == NULL) return k2a_msbfs_k2(fn, dist, G->K, sources, nsources, reverse, msg);
+  bool ordered = false;
+  if ((info = k2a_locality_use(&ordered, G, K2A_WHOLE_DEVICE, fn, msg)) != GrB_SUCCESS) {
+    if (dist != NULL) *dist = NULL;
+    return info;
+  }
+  if (!ordered || G->ordered == NULL) return k2a_msbfs_k2(fn, dist, G->K, sources, nsources, reverse, msg);
   // the sources mapped in (a NULL list or a count out of range is the body's error to report)
   const bool map_in = sources != NULL && nsources > 0 && nsources <= K2_MSBFS_MAX;
   GrB_Index mapped[K2_MSBFS_MAX];

@@ -5,7 +5,8 @@
 #include "k2_alg_instantiate.h"
 
 // The entry points on a graph: its storage picks the instance, its cached out-degrees are read;
-// call_k2 runs on GK, G's locality order where it keeps one (the ranks then mapped back), else G.
+// call_k2 runs on GK, G's locality order where it keeps one and the run stays on the host
+// (k2a_locality_use; the ranks then mapped back), else G.
 // G is checked first; the outputs are NULL on every error, as in the bodies.
 #define K2A_ON_GRAPH(fn, out, call_k2, call_grb)                      \
   do {                                                                \
@@ -15,7 +16,13 @@
       return info_;                                                   \
     }                                                                 \
     if (G->K == NULL) return (call_grb);                              \
-    K2_Graph GK = G->ordered != NULL ? G->ordered : G;                \
+    bool ordered_ = false;                                            \
+    info_ = k2a_locality_use(&ordered_, G, K2A_WHOLE_SERVED, fn, msg); \
+    if (info_ != GrB_SUCCESS) {                                       \
+      if ((out) != NULL) *(out) = NULL;                               \
+      return info_;                                                   \
+    }                                                                 \
+    K2_Graph GK = ordered_ && G->ordered != NULL ? G->ordered : G;    \
     info_ = (call_k2);                                                \
     if (info_ == GrB_SUCCESS && GK != G && (out) != NULL) {           \
       info_ = k2a_locality_map(out, G, false, false, fn, msg); \

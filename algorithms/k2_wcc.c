@@ -49,7 +49,12 @@ GrB_Info K2_wcc_graph(GrB_Vector *component, int *rounds, K2_Graph G, char *msg)
   }
   const char *fn = "K2_wcc_graph";
   if (G->K == NULL) return k2a_wcc_grb(fn, component, rounds, G->A, NULL, NULL, msg);
-  if (G->order == NULL) return k2a_wcc_k2(fn, component, rounds, G->K, NULL, NULL, msg);
+  bool ordered = false;
+  if ((info = k2a_locality_use(&ordered, G, K2A_WHOLE_ASKED, fn, msg)) != GrB_SUCCESS) {
+    if (component != NULL) *component = NULL;
+    return info;
+  }
+  if (!ordered) return k2a_wcc_k2(fn, component, rounds, G->K, NULL, NULL, msg);
   if (G->ordered != NULL) {
     info = k2a_wcc_k2(fn, component, rounds, G->ordered->K, NULL, NULL, msg);
   } else {
