@@ -242,9 +242,10 @@ K2A_INTERNAL GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vecto
 // results' GrB_Vectors included). With a limit of 32 (and whole rows queried) the searches that
 // reach more lost up to 0.12 ms before the device started them (a hub's row of
 // uk-2007-05@100000 walked whole, cnr-2000's first 32 vertices).
+// fn: the entry point named in messages (SSSP hops takes the levels as its distances).
 #define K2A_BFS_SMALL_MAX 8
-K2A_INTERNAL GrB_Info k2_bfs_small(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index n,
-                                   GrB_Index src, GrB_Type int_type, char *msg);
+K2A_INTERNAL GrB_Info k2_bfs_small(const char *fn, bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,
+                                   GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg);
 
 // BFS levels expanded by row queries on the host (k2_bfs_rows.c): while the frontier holds at
 // most k2a_bfs_rows_max vertices, a push level walks their rows and writes the levels and

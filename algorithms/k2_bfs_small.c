@@ -2,15 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "k2_alg_internal.h"
 
-#define K2A_FN "K2_bfs"
+#define K2A_FN fn  // the entry point named in messages
 #define K2A_FREE_ALL \
   do {               \
     GrB_free(&lv);   \
     GrB_free(&pv);   \
   } while (0)
 
-GrB_Info k2_bfs_small(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, GrB_Index n,
-                      GrB_Index src, GrB_Type int_type, char *msg) {
+GrB_Info k2_bfs_small(const char *fn, bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,
+                      GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg) {
   GrB_Vector lv = NULL, pv = NULL;
   const char *k2a_step = NULL;
   GrB_Index vert[K2A_BFS_SMALL_MAX], out[K2A_BFS_SMALL_MAX];
@@ -46,7 +46,7 @@ GrB_Info k2_bfs_small(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matr
   }
   bool burble = false;
   if (K2_get_burble(&burble) == GrB_SUCCESS && burble)
-    fprintf(stderr, "k2grb: K2_bfs: source %llu reaches %llu vertices: searched by row queries\n",
+    fprintf(stderr, "k2grb: %s: source %llu reaches %llu vertices: searched by row queries\n", fn,
             (unsigned long long)src, (unsigned long long)nv);
   if (level != NULL) *level = lv;
   if (parent != NULL) *parent = pv;

@@ -110,6 +110,40 @@ static void test_weights_and_switch(void **state) {
   alg_graph_free(&g);
 }
 
+// Sources that reach 1, 7, 8 (all searched by row queries) and 9 vertices (past that search's
+// limit: the rounds) along a chain, under the edge weights 1, 0, 3 and 2.5 (cast to 2, as the
+// products do; not a whole weight: the rounds): distances = hops times the weight.
+static void test_small_reach(void **state) {
+  (void)state;
+  enum { N = 16, CHAIN = 12 };
+  uint32_t I[CHAIN - 1], J[CHAIN - 1];
+  for (uint32_t i = 0; i + 1 < CHAIN; i++) I[i] = i, J[i] = i + 1;
+  alg_graph g;
+  alg_graph_from_pairs(&g, N, I, J, CHAIN - 1);
+  const GrB_Index sources[] = {CHAIN - 1, CHAIN - 7, CHAIN - 8, CHAIN - 9, 14};
+  const double weights[] = {1, 0, 3, 2.5};
+  const int64_t as_int[] = {1, 0, 3, 2};
+  int64_t oracle[N], got[N];
+  char msg[K2_MSG_LEN];
+  for (size_t s = 0; s < sizeof sources / sizeof *sources; s++) {
+    check_hops(&g, sources[s]);
+    alg_oracle_bfs(oracle, N, g.rowptr, g.col, sources[s]);
+    for (int w = 0; w < 4; w++) {
+      K2_ASSERT_OK(K2_Matrix_setEdgeWeight(g.K, weights[w]));
+      GrB_Vector d = NULL;
+      K2_ASSERT_OK(K2_sssp_hops(&d, g.K, sources[s], msg));
+      GrB_Type type = NULL;
+      K2_ASSERT_OK(GxB_Vector_type(&type, d));
+      assert_ptr_equal(type, GrB_INT64);
+      alg_dense_int64(got, d, N, -1);
+      for (GrB_Index i = 0; i < N; i++) assert_int_equal(got[i], oracle[i] < 0 ? -1 : oracle[i] * as_int[w]);
+      GrB_free(&d);
+    }
+    K2_ASSERT_OK(K2_Matrix_setEdgeWeight(g.K, 1));
+  }
+  alg_graph_free(&g);
+}
+
 static void test_errors(void **state) {
   (void)state;
   alg_graph g;
@@ -127,6 +161,7 @@ static void test_errors(void **state) {
 int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_lagraph_files), cmocka_unit_test(test_ldbc),
-                                     cmocka_unit_test(test_weights_and_switch), cmocka_unit_test(test_errors)};
+                                     cmocka_unit_test(test_weights_and_switch), cmocka_unit_test(test_small_reach),
+                                     cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
