@@ -171,7 +171,7 @@ static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy p
 // Whether a run on G takes G's locality order (k2_locality.c): not where, by policy, it would
 // go whole on the device from G's own tree. On the H200 the device's runs gained nothing
 // measurable from the order, while its maps, applied on the host, cost more than the run:
-// msBFS with 16 sources on the kept copies 1.8-2.9x its time (ca-CondMat 0.86 -> 2.5 ms), and
+// msBFS with 16 sources on the kept copies 1.6-2.9x its time (ca-CondMat 0.86 -> 2.5 ms), and
 // WCC's labels by rank (the order without a copy) have no device path at all (cnr-2000 3.1 ->
 // 17.8 ms, on the host).
 static inline GrB_Info k2a_locality_use(bool *use, K2_Graph G, k2a_whole_policy policy, const char *fn,
