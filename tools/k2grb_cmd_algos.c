@@ -591,7 +591,8 @@ int k2grb_sssp(int argc, char **argv) {
     R.times[k] = k2_cli_now() - t0;
   }
   if (info != GrB_SUCCESS) return run_end(&R, run_alg_error(&R, info));
-  const char *engine = k2_cli_engine();
+  // a source that reaches few vertices, or whose rounds all stay small, runs no product
+  const char *engine = K2_last_path() == K2_PATH_NONE ? "none (row queries)" : k2_cli_engine();
   run_report_source(&R, d, "max_distance", R.o.trials, engine);
   rc = 0;
   if (R.o.check) {

@@ -359,6 +359,15 @@ static void test_bfs_out(void **state) {
     fail();
   }
   free(out);
+  snprintf(a, sizeof a, "sssp '%s' --source 0 --check --json", el);
+  assert_int_equal(run(a), 0);
+  out = slurp("out.txt");
+  if (strstr(out, "\"engine\": \"none (row queries)\"") == NULL || strstr(out, "\"reached\": 3") == NULL ||
+      strstr(out, "\"check_passed\": true") == NULL) {
+    print_error("SSSP, small reach: %s\n", out);
+    fail();
+  }
+  free(out);
   snprintf(a, sizeof a, "bfs '%s' --source 30 --mode push --json", karate);
   assert_int_equal(run(a), 0);
   out = slurp("out.txt");
