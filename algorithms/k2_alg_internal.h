@@ -113,7 +113,7 @@ static inline GrB_Index k2a_locality_vertex(K2_Graph G, GrB_Index v) {
 // when the device cannot take it.
 // Whether a whole run goes to the GPU. It needs a device that serves A's products
 // (K2_Matrix_deviceServes: their full products would go there one by one anyway), but for
-// K2A_WHOLE_DEVICE; then, by policy:
+// K2A_WHOLE_DEVICE and K2A_WHOLE_DEVICE_WCC; then, by policy:
 // - K2A_WHOLE_DEVICE (msBFS): in AUTO, any device, whether or not it serves A's single
 //   products. Its levels are one device call in all, where the host pays each level's batched
 //   product, its frontier and distances: on the H200 with its 16 host cores, over the 39 real
@@ -135,11 +135,15 @@ static inline GrB_Index k2a_locality_vertex(K2_Graph G, GrB_Index v) {
 //   one, while on cit-HepTh (3.5 10^5) and larger graphs the device run was faster. (Since the
 //   search became one device call, BFS from K2A_BFS_TRY_MIN_EDGES edges tries the device first,
 //   for a bounded depth: k2_bfs_device_try.)
-// - K2A_WHOLE_ASKED (WCC): only when the CUDA engine was asked for (K2_set_engine,
-//   K2GRB_ENGINE=cuda, --engine cuda): its rounds on device vectors have no measured size at
-//   which they pay; otherwise each product is routed on its own.
+// - K2A_WHOLE_DEVICE_WCC (WCC): as K2A_WHOLE_DEVICE, from K2A_WCC_DEVICE_MIN_EDGES edges. On
+//   the H200, every real graph (--engine cuda against --engine openmp --threads 16, one
+//   binary), WCC whole on the device took 0.03-0.73x the 16 host cores' time on every graph
+//   from 7,450 edges (luxembourg_osm 15 against 521 ms, cnr-2000 3.1 against 40 ms, jagmesh7
+//   0.50 against 0.69 ms) and 1.5-8x on those of up to 3,996 edges (a fixed 0.19-0.27 ms
+//   against 0.03-0.45 ms).
 #define K2A_DEVICE_MIN_EDGES 250000
 #define K2A_MSBFS_DEVICE_MIN_EDGES 64
+#define K2A_WCC_DEVICE_MIN_EDGES 6000
 // Whether AUTO sends a run on a graph of nvals edges (at least min_edges) to a device, whether or
 // not the device serves the matrix's single products (the CUDA engine asked for: a device
 // serves every matrix, or there is none).
@@ -150,7 +154,7 @@ static inline GrB_Info k2a_auto_device(bool *yes, GrB_Index nvals, GrB_Index min
   if (info != GrB_SUCCESS || engine != K2_ENGINE_AUTO || nvals < min_edges) return info;
   return K2_Device_available(yes);
 }
-typedef enum { K2A_WHOLE_DEVICE, K2A_WHOLE_SERVED, K2A_WHOLE_BY_SIZE, K2A_WHOLE_ASKED } k2a_whole_policy;
+typedef enum { K2A_WHOLE_DEVICE, K2A_WHOLE_DEVICE_WCC, K2A_WHOLE_SERVED, K2A_WHOLE_BY_SIZE } k2a_whole_policy;
 static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy policy) {
   *yes = false;
   GrB_Index nvals = 0;
@@ -163,7 +167,7 @@ static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy p
     case K2A_WHOLE_DEVICE: return *yes ? GrB_SUCCESS : k2a_auto_device(yes, nvals, K2A_MSBFS_DEVICE_MIN_EDGES);
     case K2A_WHOLE_SERVED: break;
     case K2A_WHOLE_BY_SIZE: *yes = *yes && (engine == K2_ENGINE_CUDA || nvals >= K2A_DEVICE_MIN_EDGES); break;
-    case K2A_WHOLE_ASKED: *yes = *yes && engine == K2_ENGINE_CUDA; break;
+    case K2A_WHOLE_DEVICE_WCC: return *yes ? GrB_SUCCESS : k2a_auto_device(yes, nvals, K2A_WCC_DEVICE_MIN_EDGES);
   }
   return GrB_SUCCESS;
 }

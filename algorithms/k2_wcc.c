@@ -50,7 +50,7 @@ GrB_Info K2_wcc_graph(GrB_Vector *component, int *rounds, K2_Graph G, char *msg)
   const char *fn = "K2_wcc_graph";
   if (G->K == NULL) return k2a_wcc_grb(fn, component, rounds, G->A, NULL, NULL, msg);
   bool ordered = false;
-  if ((info = k2a_locality_use(&ordered, G, K2A_WHOLE_ASKED, fn, msg)) != GrB_SUCCESS) {
+  if ((info = k2a_locality_use(&ordered, G, K2A_WHOLE_DEVICE_WCC, fn, msg)) != GrB_SUCCESS) {
     if (component != NULL) *component = NULL;
     return info;
   }
