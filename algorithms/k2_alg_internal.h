@@ -139,8 +139,8 @@ static inline GrB_Index k2a_locality_vertex(K2_Graph G, GrB_Index v) {
 //   the H200, every real graph (--engine cuda against --engine openmp --threads 16, one
 //   binary), WCC whole on the device took 0.03-0.73x the 16 host cores' time on every graph
 //   from 7,450 edges (luxembourg_osm 15 against 521 ms, cnr-2000 3.1 against 40 ms, jagmesh7
-//   0.50 against 0.69 ms) and 1.5-8x on those of up to 3,996 edges (0.19-0.67 ms, mostly fixed cost,
-//   against 0.03-0.45 ms).
+//   0.50 against 0.69 ms) and 1.5-8x on those of up to 3,996 edges (0.19-0.67 ms, mostly a
+//   fixed cost, against 0.03-0.45 ms).
 #define K2A_DEVICE_MIN_EDGES 250000
 #define K2A_MSBFS_DEVICE_MIN_EDGES 64
 #define K2A_WCC_DEVICE_MIN_EDGES 6000
