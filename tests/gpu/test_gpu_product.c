@@ -1640,21 +1640,25 @@ static void test_device_vectors(void **state) {
   assert_int_equal(m1.allocated, m0.allocated);
 }
 
+// One product on the host (the OpenMP engine), so that K2_last_engine after a search says
+// where the search ran: a search that runs no product leaves the host's engine behind.
+static void host_product(K2_Matrix A, uint64_t n, GrB_Index src) {
+  GrB_Vector x = NULL, y = NULL;
+  K2_ASSERT_OK(GrB_Vector_new(&x, GrB_BOOL, n));
+  K2_ASSERT_OK(GrB_Vector_new(&y, GrB_BOOL, n));
+  K2_ASSERT_OK(GrB_Vector_setElement_BOOL(x, true, src));
+  K2_ASSERT_OK(K2_vxm(y, NULL, NULL, GxB_ANY_PAIR_BOOL, x, A, NULL));
+  assert_int_equal(K2_last_engine(), K2_ENGINE_OPENMP);
+  GrB_free(&x), GrB_free(&y);
+}
+
 // BFS levels and parents from the device path (the CUDA engine chosen) against the host's.
 static void bfs_device_check(K2_Matrix A, uint64_t n, GrB_Index src, K2_BfsMode mode, const char *what) {
   GrB_Vector lh = NULL, ph = NULL, ld = NULL, pd = NULL;
   char msg[K2_MSG_LEN];
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
   K2_ASSERT_OK(K2_bfs_mode_k2(&lh, &ph, A, src, mode, msg));
-  {  // a product on the host, so that the engine the search leaves behind says where it ran
-    GrB_Vector x = NULL, y = NULL;
-    K2_ASSERT_OK(GrB_Vector_new(&x, GrB_BOOL, n));
-    K2_ASSERT_OK(GrB_Vector_new(&y, GrB_BOOL, n));
-    K2_ASSERT_OK(GrB_Vector_setElement_BOOL(x, true, src));
-    K2_ASSERT_OK(K2_vxm(y, NULL, NULL, GxB_ANY_PAIR_BOOL, x, A, NULL));
-    assert_int_equal(K2_last_engine(), K2_ENGINE_OPENMP);
-    GrB_free(&x), GrB_free(&y);
-  }
+  host_product(A, n, src);  // the engine a search without products leaves behind: the host's
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
   K2_ASSERT_OK(K2_set_strict(true));  // the device path alone: no silent fallback
   GrB_Info info = K2_bfs_mode_k2(&ld, &pd, A, src, mode, msg);
@@ -1721,15 +1725,7 @@ static void bfs_device_check(K2_Matrix A, uint64_t n, GrB_Index src, K2_BfsMode 
     GrB_Vector dh = NULL, dd = NULL;
     K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
     K2_ASSERT_OK(K2_sssp_hops_k2(&dh, A, src, msg));
-    {  // a product on the host, so that the engine the search leaves behind says where it ran
-      GrB_Vector x = NULL, y = NULL;
-      K2_ASSERT_OK(GrB_Vector_new(&x, GrB_BOOL, n));
-      K2_ASSERT_OK(GrB_Vector_new(&y, GrB_BOOL, n));
-      K2_ASSERT_OK(GrB_Vector_setElement_BOOL(x, true, src));
-      K2_ASSERT_OK(K2_vxm(y, NULL, NULL, GxB_ANY_PAIR_BOOL, x, A, NULL));
-      assert_int_equal(K2_last_engine(), K2_ENGINE_OPENMP);
-      GrB_free(&x), GrB_free(&y);
-    }
+    host_product(A, n, src);
     K2_ASSERT_OK(K2_set_engine(K2_ENGINE_CUDA));
     K2_ASSERT_OK(K2_set_strict(true));
     info = K2_sssp_hops_k2(&dd, A, src, msg);
