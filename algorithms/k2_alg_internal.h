@@ -173,8 +173,10 @@ static inline GrB_Info k2a_device_run(bool *yes, K2_Matrix A, k2a_whole_policy p
 }
 
 // Whether a run on G takes G's locality order (k2_locality.c): not where, by policy, it would
-// go whole on the device from G's own tree. On the H200 the device's runs gained nothing
-// measurable from the order, while its maps, applied on the host, cost more than the run:
+// go whole on the device from G's own tree. On the H200 the order changed the device's BFS and
+// PageRank little (geometric means 0.91 -> 0.85 and 0.36 -> 0.35 of SuiteSparse's time; single
+// graphs both ways: BFS on olm1000 14.5 -> 12.2 ms, on pushpull 58.7 -> 64.4 ms), while its
+// maps, applied on the host, cost more than that:
 // msBFS with 16 sources on the kept copies 1.6-2.9x its time (ca-CondMat 0.86 -> 2.5 ms), and
 // WCC's labels by rank (the order without a copy) have no device path at all (cnr-2000 3.1 ->
 // 17.8 ms, on the host).
