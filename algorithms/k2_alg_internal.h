@@ -249,9 +249,13 @@ K2A_INTERNAL GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vecto
 // reach more lost up to 0.12 ms before the device started them (a hub's row of
 // uk-2007-05@100000 walked whole, cnr-2000's first 32 vertices).
 // fn: the entry point named in messages (SSSP hops takes the levels as its distances).
+// out_degree: a graph's cached out-degrees (NULL: none), so that a vertex without out-edges costs
+// no row query: on R-MAT 22 one query of an empty row walks the nodes of its stripe at every
+// level (0.27 ms on a two-core machine; SSSP hops from such a source took 0.69 ms on the H200's
+// host), where SuiteSparse reads the vertex's row pointers.
 #define K2A_BFS_SMALL_MAX 8
 K2A_INTERNAL GrB_Info k2_bfs_small(const char *fn, bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,
-                                   GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg);
+                                   GrB_Vector out_degree, GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg);
 
 // BFS levels expanded by row queries on the host (k2_bfs_rows.c): while the frontier holds at
 // most k2a_bfs_rows_max vertices, a push level walks their rows and writes the levels and
@@ -300,20 +304,21 @@ K2A_INTERNAL GrB_Info k2a_bfs_rows_give(k2a_bfs_rows *w, GrB_Vector q);
 // One push level: every unvisited neighbour of the frontier gets level k (into level, a bitmap
 // INT32/INT64 vector whose entries are the visited set, or NULL) and its first frontier
 // neighbour as parent (into parent, the same, or NULL); it becomes the new frontier. *edges: the
-// frontier's out-edges. On an error both vectors are as they were before or after some of the
-// level's writes, whole.
+// frontier's out-edges. degree: A's out-degrees (no entry or 0: no out-edge, no row query), or
+// NULL. On an error both vectors are as they were before or after some of the level's writes,
+// whole.
 K2A_INTERNAL GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A,
-                                         int64_t k, int64_t *edges);
+                                         GrB_Vector degree, int64_t k, int64_t *edges);
 // Hop-count SSSP with one edge weight, at least 0: the rounds of a small frontier by row queries
 // as the BFS levels above. Every vertex of a frontier is at the same distance (w->value: the
 // frontiers are the vertices first reached in each round). start: the source alone; take: f's
 // entries as the frontier, dist's as reached (*taken false where f's values differ: nothing
 // taken); a round: every out-neighbour not reached gets w->value + weight and becomes the
-// frontier; flush: those reached by rounds into dist, before
+// frontier (degree as for a BFS level); flush: those reached by rounds into dist, before
 // the products go on and at the end.
 K2A_INTERNAL GrB_Info k2a_sssp_rows_start(k2a_bfs_rows *w, GrB_Index n, GrB_Index src);
 K2A_INTERNAL GrB_Info k2a_sssp_rows_take(bool *taken, k2a_bfs_rows *w, GrB_Vector f, GrB_Vector dist);
-K2A_INTERNAL GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, int64_t weight);
+K2A_INTERNAL GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, GrB_Vector degree, int64_t weight);
 K2A_INTERNAL GrB_Info k2a_sssp_rows_flush(k2a_bfs_rows *w, GrB_Vector dist);
 // Multi-source BFS with its frontiers and distances on the GPU (k2_msbfs_device.c), for an edge
 // weight true as a BOOL; as k2_bfs_device.
