@@ -226,10 +226,11 @@ K2A_INTERNAL GrB_Info k2_pagerank_device(const char *fn, GrB_Vector *rank, int *
 K2A_INTERNAL GrB_Info k2_sssp_device(GrB_Vector *out, K2_Matrix A, GrB_Index src, char *msg);
 K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Matrix A, K2_Graph G,
                                     GrB_Index src, K2_BfsMode mode, char *msg);
-// A try on the device for a graph below K2A_DEVICE_MIN_EDGES (K2_BFS_AUTO): the whole search in
-// one call of at most K2A_BFS_TRY_DEPTH levels (K2_Device_bfsWithin). *done true: the results
-// are written; false: nothing written (the search went deeper, or the device declined), the
-// host runs it. The device pays about 30 us for each level of a few vertices, which the host's
+// A try on the device for a graph below K2A_DEVICE_MIN_EDGES (K2_BFS_AUTO), made at the first
+// level whose frontier is too large for the row queries (k2_bfs.inc): the whole search again
+// from the source in one call of at most K2A_BFS_TRY_DEPTH levels (K2_Device_bfsWithin). *done
+// true: the results are written; false: nothing written (the search went deeper, or the device
+// declined), the host goes on. The device pays about 30 us for each level of a few vertices, which the host's
 // row queries answer in a few: on the H200 the device took 0.13-0.7x the host's time on most
 // graphs of 2 10^4 to 2.5 10^5 edges, but 9-15x on pushpull (1,005-2,005 levels: 32-65 ms
 // against 3.4-4.2 ms) and 10x on olm1000 (498 levels); a try that stops at the depth limit
