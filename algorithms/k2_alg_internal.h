@@ -252,7 +252,7 @@ K2A_INTERNAL GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vecto
 // fn: the entry point named in messages (SSSP hops takes the levels as its distances).
 // out_degree: a graph's cached out-degrees (NULL: none), so that a vertex without out-edges costs
 // no row query: on R-MAT 22 one query of an empty row walks the nodes of its stripe at every
-// level (0.27 ms on a two-core machine; SSSP hops from such a source took 0.69 ms on the H200's
+// level (SSSP hops from such a source took 353-450 us on a two-core machine, 0.69 ms on the H200's
 // host), where SuiteSparse reads the vertex's row pointers.
 #define K2A_BFS_SMALL_MAX 8
 K2A_INTERNAL GrB_Info k2_bfs_small(const char *fn, bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,

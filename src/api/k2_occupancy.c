@@ -125,3 +125,10 @@ GrB_Info k2_api_degrees(const int64_t **deg, uint64_t *occupied, K2_Matrix A, bo
   *occupied = d->occupied;
   return GrB_SUCCESS;
 }
+
+bool k2_api_line_known_empty(K2_Matrix A, bool by_col, uint64_t idx) {
+  const k2_degrees *d = k2_slot_get(A, by_col ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS);
+  if (d != NULL && idx < d->n) return d->deg[idx] == 0;
+  const k2_occupancy *o = k2_slot_get(A, by_col ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS);
+  return o != NULL && idx < o->n && o->bytes[idx] == 0;
+}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "k2_image.h"
+#include "api/k2_api.h"
 #include "k2_oracle.h"
 #include "matrix/k2_matrix.h"
 #include "util/k2_sort.h"
@@ -445,6 +446,65 @@ static void test_pending_edits_dup_equal(void **state) {
   K2_Matrix_free(&B);
 }
 
+// Every row's and column's neighbours by the four line queries against the dense pattern d.
+static void assert_lines(K2_Matrix A, bool d[8][8]) {
+  for (GrB_Index x = 0; x < 8; x++) {
+    for (int by_col = 0; by_col < 2; by_col++) {
+      GrB_Index expect[8], ne = 0, out[8], cnt = 8, first[8], nfirst = 8;
+      bool more = true;
+      for (GrB_Index y = 0; y < 8; y++)
+        if (by_col ? d[y][x] : d[x][y]) expect[ne++] = y;
+      if (by_col) {
+        K2_ASSERT_OK(K2_Matrix_colNeighbors(out, &cnt, A, x));
+        K2_ASSERT_OK(K2_Matrix_colNeighborsFirst(first, &nfirst, &more, A, x));
+      } else {
+        K2_ASSERT_OK(K2_Matrix_rowNeighbors(out, &cnt, A, x));
+        K2_ASSERT_OK(K2_Matrix_rowNeighborsFirst(first, &nfirst, &more, A, x));
+      }
+      assert_int_equal(cnt, ne);
+      assert_int_equal(nfirst, ne);
+      assert_false(more);
+      if (ne > 0) {
+        assert_memory_equal(out, expect, ne * sizeof *out);
+        assert_memory_equal(first, expect, ne * sizeof *first);
+      }
+    }
+  }
+}
+
+// Line queries answer an empty line from the degrees or occupancy cached on the matrix: the same
+// neighbours as the walks, and edits that fill an empty line drop those caches.
+static void test_cached_empty_lines(void **state) {
+  (void)state;
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  bool d[8][8] = {{false}};
+  for (int e = 0; e < 12; e++) d[fig_I[e]][fig_J[e]] = true;
+  assert_lines(A, d);  // rows 2 and 4, columns 0 and 3 empty; nothing cached yet
+  const int64_t *deg = NULL;
+  const uint8_t *occ = NULL;
+  uint64_t count = 0;
+  K2_ASSERT_OK(k2_api_degrees(&deg, &count, A, false));  // the rows' degrees
+  assert_int_equal(count, 6);
+  assert_int_equal(deg[2], 0);
+  K2_ASSERT_OK(k2_api_occupancy(&occ, &count, A, true));  // which columns hold an entry
+  assert_int_equal(count, 6);
+  assert_int_equal(occ[3], 0);
+  assert_true(k2_api_line_known_empty(A, false, 2));
+  assert_true(k2_api_line_known_empty(A, true, 0));
+  assert_false(k2_api_line_known_empty(A, false, 1));
+  assert_false(k2_api_line_known_empty(A, true, 1));
+  assert_lines(A, d);
+  // an edit in row 2 and column 3, both cached as empty: pending, then assembled by the query
+  K2_ASSERT_OK(K2_Matrix_setElement(A, 2, 3));
+  d[2][3] = true;
+  assert_lines(A, d);
+  assert_false(k2_api_line_known_empty(A, false, 2));
+  assert_false(k2_api_line_known_empty(A, true, 3));
+  K2_Matrix_free(&A);
+}
+
 // Assert A serializes to the same bytes as a fresh build of L in format fmt.
 static void assert_same_as_built(K2_Matrix A, const k2_coo_list *L, const K2_Format *fmt) {
   K2_Matrix B = k2_test_matrix(L, fmt);
@@ -563,6 +623,7 @@ int main(void) {
       cmocka_unit_test(test_largest_dimensions),
       cmocka_unit_test(test_errors_leave_matrix_untouched),
       cmocka_unit_test(test_pending_edits_dup_equal),
+      cmocka_unit_test(test_cached_empty_lines),
       cmocka_unit_test(test_memory_usage),
       cmocka_unit_test(test_set_bottom_codes),
   };
