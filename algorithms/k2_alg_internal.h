@@ -230,8 +230,8 @@ K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Ma
 // level whose frontier is too large for the row queries (k2_bfs.inc): the whole search again
 // from the source in one call of at most K2A_BFS_TRY_DEPTH levels (K2_Device_bfsWithin). *done
 // true: the results are written; false: nothing written (the search went deeper, or the device
-// declined), the host goes on. The device pays about 30 us for each level of a few vertices, which the host's
-// row queries answer in a few: on the H200 the device took 0.13-0.7x the host's time on most
+// declined), the host goes on. The device pays about 30 us for each level of a few vertices,
+// which the host's row queries answer in a few: on the H200 the device took 0.13-0.7x the host's time on most
 // graphs of 2 10^4 to 2.5 10^5 edges, but 9-15x on pushpull (1,005-2,005 levels: 32-65 ms
 // against 3.4-4.2 ms) and 10x on olm1000 (498 levels); a try that stops at the depth limit
 // costs at most K2A_BFS_TRY_DEPTH such levels before the host starts.
@@ -249,14 +249,12 @@ K2A_INTERNAL GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vecto
 // results' GrB_Vectors included). With a limit of 32 (and whole rows queried) the searches that
 // reach more lost up to 0.12 ms before the device started them (a hub's row of
 // uk-2007-05@100000 walked whole, cnr-2000's first 32 vertices).
-// fn: the entry point named in messages (SSSP hops takes the levels as its distances).
-// out_degree: a graph's cached out-degrees (NULL: none), so that a vertex without out-edges costs
-// no row query: on R-MAT 22 one query of an empty row walks the nodes of its stripe at every
-// level (SSSP hops from such a source took 353-450 us on a two-core machine, 0.69 ms on the H200's
-// host), where SuiteSparse reads the vertex's row pointers.
+// fn: the entry point named in messages (SSSP hops takes the levels as its distances). A vertex
+// without out-edges costs no walk where A holds its row degrees (K2_Matrix_rowNeighbors: a
+// graph's cached out-degrees, the push/pull switch's), where SuiteSparse reads row pointers.
 #define K2A_BFS_SMALL_MAX 8
 K2A_INTERNAL GrB_Info k2_bfs_small(const char *fn, bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,
-                                   GrB_Vector out_degree, GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg);
+                                   GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg);
 
 // BFS levels expanded by row queries on the host (k2_bfs_rows.c): while the frontier holds at
 // most k2a_bfs_rows_max vertices, a push level walks their rows and writes the levels and
@@ -305,21 +303,20 @@ K2A_INTERNAL GrB_Info k2a_bfs_rows_give(k2a_bfs_rows *w, GrB_Vector q);
 // One push level: every unvisited neighbour of the frontier gets level k (into level, a bitmap
 // INT32/INT64 vector whose entries are the visited set, or NULL) and its first frontier
 // neighbour as parent (into parent, the same, or NULL); it becomes the new frontier. *edges: the
-// frontier's out-edges. degree: A's out-degrees (no entry or 0: no out-edge, no row query), or
-// NULL. On an error both vectors are as they were before or after some of the level's writes,
-// whole.
+// frontier's out-edges. On an error both vectors are as they were before or after some of the
+// level's writes, whole.
 K2A_INTERNAL GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A,
-                                         GrB_Vector degree, int64_t k, int64_t *edges);
+                                         int64_t k, int64_t *edges);
 // Hop-count SSSP with one edge weight, at least 0: the rounds of a small frontier by row queries
 // as the BFS levels above. Every vertex of a frontier is at the same distance (w->value: the
 // frontiers are the vertices first reached in each round). start: the source alone; take: f's
 // entries as the frontier, dist's as reached (*taken false where f's values differ: nothing
 // taken); a round: every out-neighbour not reached gets w->value + weight and becomes the
-// frontier (degree as for a BFS level); flush: those reached by rounds into dist, before
+// frontier; flush: those reached by rounds into dist, before
 // the products go on and at the end.
 K2A_INTERNAL GrB_Info k2a_sssp_rows_start(k2a_bfs_rows *w, GrB_Index n, GrB_Index src);
 K2A_INTERNAL GrB_Info k2a_sssp_rows_take(bool *taken, k2a_bfs_rows *w, GrB_Vector f, GrB_Vector dist);
-K2A_INTERNAL GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, GrB_Vector degree, int64_t weight);
+K2A_INTERNAL GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, int64_t weight);
 K2A_INTERNAL GrB_Info k2a_sssp_rows_flush(k2a_bfs_rows *w, GrB_Vector dist);
 // Multi-source BFS with its frontiers and distances on the GPU (k2_msbfs_device.c), for an edge
 // weight true as a BOOL; as k2_bfs_device.

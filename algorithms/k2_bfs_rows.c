@@ -38,20 +38,10 @@ static GrB_Info k2a_bfs_rows_alloc(k2a_bfs_rows *w, GrB_Index n) {
 }
 
 // Row v's neighbours into w->row, *count of them: the first cap_row, and the whole row again
-// into a list grown to fit where there are more (a hub: its row walked three times). A vertex
-// without out-edges in degree (out-degrees in A's numbering, or NULL) costs no query.
-static GrB_Info k2a_rows_neighbors(k2a_bfs_rows *w, K2_Matrix A, GrB_Vector degree, GrB_Index v, GrB_Index *count) {
+// into a list grown to fit where there are more (a hub: its row walked three times).
+static GrB_Info k2a_rows_neighbors(k2a_bfs_rows *w, K2_Matrix A, GrB_Index v, GrB_Index *count) {
   GrB_Index c = w->cap_row;
   bool more = false;
-  if (degree != NULL) {
-    int64_t d = 0;
-    GrB_Info info = GrB_Vector_extractElement_INT64(&d, degree, v);
-    if (info == GrB_NO_VALUE || (info == GrB_SUCCESS && d == 0)) {
-      *count = 0;
-      return GrB_SUCCESS;
-    }
-    if (info != GrB_SUCCESS) return info;
-  }
   GrB_Info info = K2_Matrix_rowNeighborsFirst(w->row, &c, &more, A, v);
   if (info != GrB_SUCCESS || !more) {
     *count = c;
@@ -195,8 +185,8 @@ static GrB_Info k2a_bfs_rows_pack(k2a_bfs_rows_vec *u, GrB_Index n) {
   return info;
 }
 
-GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A, GrB_Vector degree,
-                            int64_t k, int64_t *edges) {
+GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent, K2_Matrix A, int64_t k,
+                            int64_t *edges) {
   const GrB_Index n = w->n;
   k2a_bfs_rows_vec lv = {0}, pv = {0};  // (both packed back below, unpacked or not)
   GrB_Info info = k2a_bfs_rows_unpack(&lv, level, n);
@@ -210,7 +200,7 @@ GrB_Info k2a_bfs_rows_level(k2a_bfs_rows *w, GrB_Vector level, GrB_Vector parent
     for (GrB_Index f = 0; f < w->nfront && info == GrB_SUCCESS; f++) {
       const GrB_Index from = w->front[f];
       GrB_Index count = 0;
-      info = k2a_rows_neighbors(w, A, degree, from, &count);
+      info = k2a_rows_neighbors(w, A, from, &count);
       if (info != GrB_SUCCESS) break;
       seen_edges += (int64_t)count;
       for (GrB_Index e = 0; e < count; e++) {
@@ -277,14 +267,14 @@ GrB_Info k2a_sssp_rows_take(bool *taken, k2a_bfs_rows *w, GrB_Vector f, GrB_Vect
   return GrB_SUCCESS;
 }
 
-GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, GrB_Vector degree, int64_t weight) {
+GrB_Info k2a_sssp_rows_round(k2a_bfs_rows *w, K2_Matrix A, int64_t weight) {
   GrB_Index nnext = 0;
   // every frontier vertex is at w->value: a vertex not yet reached is at one edge more, and one
   // already reached is at most that far (no weight is negative), so it keeps its distance
   const int64_t reach = (int64_t)((uint64_t)w->value + (uint64_t)weight);
   for (GrB_Index f = 0; f < w->nfront; f++) {
     GrB_Index count = 0;
-    GrB_Info info = k2a_rows_neighbors(w, A, degree, w->front[f], &count);
+    GrB_Info info = k2a_rows_neighbors(w, A, w->front[f], &count);
     if (info != GrB_SUCCESS) return info;
     for (GrB_Index e = 0; e < count; e++) {
       const GrB_Index j = w->row[e];

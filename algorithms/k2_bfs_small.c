@@ -10,7 +10,7 @@
   } while (0)
 
 GrB_Info k2_bfs_small(const char *fn, bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,
-                      GrB_Vector out_degree, GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg) {
+                      GrB_Index n, GrB_Index src, GrB_Type int_type, char *msg) {
   GrB_Vector lv = NULL, pv = NULL;
   const char *k2a_step = NULL;
   GrB_Index vert[K2A_BFS_SMALL_MAX], out[K2A_BFS_SMALL_MAX];
@@ -21,12 +21,6 @@ GrB_Info k2_bfs_small(const char *fn, bool *done, GrB_Vector *level, GrB_Vector 
   K2A_STEP("searching a small reach by row queries");
   for (int64_t k = 1; begin < end; k++, begin = end, end = nv) {
     for (GrB_Index f = begin; f < end; f++) {
-      if (out_degree != NULL) {
-        int64_t degree = 0;
-        GrB_Info info = GrB_Vector_extractElement_INT64(&degree, out_degree, vert[f]);
-        if (info == GrB_NO_VALUE || (info == GrB_SUCCESS && degree == 0)) continue;  // no out-edge
-        K2A_TRY(info);
-      }
       GrB_Index count = K2A_BFS_SMALL_MAX;
       bool more = false;
       K2A_TRY(K2_Matrix_rowNeighborsFirst(out, &count, &more, A, vert[f]));

@@ -11,15 +11,15 @@ GrB_Info K2_sssp_hops_graph(GrB_Vector *dist, K2_Graph G, GrB_Index src, char *m
     return info;
   }
   const char *fn = "K2_sssp_hops_graph";
-  if (G->K == NULL) return k2a_sssp_grb(fn, dist, G->A, NULL, src, msg);
+  if (G->K == NULL) return k2a_sssp_grb(fn, dist, G->A, src, msg);
   bool ordered = false;
   if ((info = k2a_locality_use(&ordered, G, K2A_WHOLE_BY_SIZE, fn, msg)) != GrB_SUCCESS) {
     if (dist != NULL) *dist = NULL;
     return info;
   }
-  if (!ordered || G->ordered == NULL) return k2a_sssp_k2(fn, dist, G->K, G->out_degree, src, msg);
+  if (!ordered || G->ordered == NULL) return k2a_sssp_k2(fn, dist, G->K, src, msg);
   // the source mapped in, the distances back
-  info = k2a_sssp_k2(fn, dist, G->ordered->K, NULL, k2a_locality_vertex(G, src), msg);
+  info = k2a_sssp_k2(fn, dist, G->ordered->K, k2a_locality_vertex(G, src), msg);
   if (info == GrB_SUCCESS) info = k2a_locality_map(dist, G, false, false, fn, msg);
   return info;
 }
