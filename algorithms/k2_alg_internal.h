@@ -231,10 +231,10 @@ K2A_INTERNAL GrB_Info k2_bfs_device(GrB_Vector *level, GrB_Vector *parent, K2_Ma
 // from the source in one call of at most K2A_BFS_TRY_DEPTH levels (K2_Device_bfsWithin). *done
 // true: the results are written; false: nothing written (the search went deeper, or the device
 // declined), the host goes on. The device pays about 30 us for each level of a few vertices,
-// which the host's row queries answer in a few: on the H200 the device took 0.13-0.7x the host's time on most
-// graphs of 2 10^4 to 2.5 10^5 edges, but 9-15x on pushpull (1,005-2,005 levels: 32-65 ms
-// against 3.4-4.2 ms) and 10x on olm1000 (498 levels); a try that stops at the depth limit
-// costs at most K2A_BFS_TRY_DEPTH such levels before the host starts.
+// which the host's row queries answer in a few: on the H200 the device took 0.13-0.7x the
+// host's time on most graphs of 2 10^4 to 2.5 10^5 edges, but 9-15x on pushpull (1,005-2,005
+// levels: 32-65 ms against 3.4-4.2 ms) and 10x on olm1000 (498 levels); a try that stops at
+// the depth limit costs at most K2A_BFS_TRY_DEPTH such levels before the host goes on.
 #define K2A_BFS_TRY_MIN_EDGES 16384
 #define K2A_BFS_TRY_DEPTH 48
 K2A_INTERNAL GrB_Info k2_bfs_device_try(bool *done, GrB_Vector *level, GrB_Vector *parent, K2_Matrix A,

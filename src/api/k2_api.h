@@ -34,7 +34,8 @@ GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, boo
 // Whether row idx (by_col: column idx) of A is known to be empty from the degrees or the
 // occupancy already cached on A (computed by neither: false when none is cached). A tree answers
 // an empty line only by walking the nodes of its stripe at every level (hundreds of
-// microseconds for a row of R-MAT 22). A's pending edits assembled first (the caches hold the tree's lines).
+// microseconds for a row of R-MAT 22). The caller assembles A's pending edits first: the
+// caches describe the assembled tree and go with the next assembly.
 bool k2_api_line_known_empty(K2_Matrix A, bool by_col, uint64_t idx);
 
 #endif
