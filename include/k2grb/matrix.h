@@ -152,9 +152,10 @@ GrB_Info K2_Matrix_extractElement_FP64(double *x, K2_Matrix A, GrB_Index i, GrB_
 // Direct and reverse neighbour queries: the columns of row i (ascending), the rows of column j
 // (ascending). *count holds the capacity on input and the number found on output; with
 // out == NULL only the count is returned. A query walks the nodes of its line's stripe at every
-// level, even for an empty line (hundreds of microseconds on R-MAT 22), unless the
-// matrix holds its line degrees or occupancy from a product that computed them (a PLUS_PAIR
-// product of a full vector, as LAGraph's out-degrees): then an empty line answers at once.
+// level, even for an empty line (hundreds of microseconds on R-MAT 22). Where the matrix holds
+// its line degrees from a product that computed them (a PLUS_PAIR product of a full vector, as
+// LAGraph's out-degrees; or the occupancy, for empty lines), an empty line and a count alone
+// answer at once and a walk ends at the line's last entry.
 GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i);
 GrB_Info K2_Matrix_colNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index j);
 // The first neighbours of a vertex only: at most *count of them (ascending) into out, *count the

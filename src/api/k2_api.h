@@ -31,11 +31,12 @@ GrB_Info k2_api_degrees(const int64_t **deg, uint64_t *occupied, K2_Matrix A, bo
 // The bytes stay valid while A is unchanged.
 GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, bool left);
 
-// Whether row idx (by_col: column idx) of A is known to be empty from the degrees or the
-// occupancy already cached on A (computed by neither: false when none is cached). A tree answers
-// an empty line only by walking the nodes of its stripe at every level (hundreds of
-// microseconds for a row of R-MAT 22). The caller assembles A's pending edits first: the
-// caches describe the assembled tree and go with the next assembly.
-bool k2_api_line_known_empty(K2_Matrix A, bool by_col, uint64_t idx);
+// The number of entries of row idx (by_col: column idx) of A where the degrees or the occupancy
+// already cached on A tell it (computed by neither), else K2_LINE_UNKNOWN: a tree's line query
+// walks every node of the line's stripe that holds an entry, even for an empty line (hundreds of
+// microseconds for a row of R-MAT 22), and with the count it stops at the line's last entry.
+// The caller assembles A's pending edits first: the caches describe the assembled tree and go
+// with the next assembly.
+uint64_t k2_api_line_count(K2_Matrix A, bool by_col, uint64_t idx);
 
 #endif

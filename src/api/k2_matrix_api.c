@@ -212,12 +212,8 @@ static GrB_Info k2_line(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index
                         const char *where) {
   K2_CHECK_PTR(count, where, "count");
   GrB_Info info = k2_line_check(A, idx, by_col, where);
-  if (info != GrB_SUCCESS) return info;
-  if (k2_api_line_known_empty(A, by_col, idx)) {
-    *count = 0;
-    return GrB_SUCCESS;
-  }
-  return k2_query_line(&A->tree, by_col, idx, out, count);
+  return info != GrB_SUCCESS ? info
+                              : k2_query_line(&A->tree, by_col, idx, out, count, k2_api_line_count(A, by_col, idx));
 }
 
 GrB_Info K2_Matrix_rowNeighbors(GrB_Index *out, GrB_Index *count, K2_Matrix A, GrB_Index i) {
@@ -234,13 +230,9 @@ static GrB_Info k2_line_first(GrB_Index *out, GrB_Index *count, bool *more, K2_M
   K2_CHECK_PTR(count, where, "count");
   K2_CHECK_PTR(more, where, "more");
   GrB_Info info = k2_line_check(A, idx, by_col, where);
-  if (info != GrB_SUCCESS) return info;
-  if (k2_api_line_known_empty(A, by_col, idx)) {
-    *count = 0;
-    *more = false;
-    return GrB_SUCCESS;
-  }
-  return k2_query_line_first(&A->tree, by_col, idx, out, count, more);
+  return info != GrB_SUCCESS
+             ? info
+             : k2_query_line_first(&A->tree, by_col, idx, out, count, more, k2_api_line_count(A, by_col, idx));
 }
 
 GrB_Info K2_Matrix_rowNeighborsFirst(GrB_Index *out, GrB_Index *count, bool *more, K2_Matrix A, GrB_Index i) {

@@ -11,6 +11,7 @@
 #include "api/k2_api.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
+#include "matrix/k2_query.h"
 #include "util/k2_error.h"
 
 // The occupancy of one direction, in A's slot for it.
@@ -126,9 +127,9 @@ GrB_Info k2_api_degrees(const int64_t **deg, uint64_t *occupied, K2_Matrix A, bo
   return GrB_SUCCESS;
 }
 
-bool k2_api_line_known_empty(K2_Matrix A, bool by_col, uint64_t idx) {
+uint64_t k2_api_line_count(K2_Matrix A, bool by_col, uint64_t idx) {
   const k2_degrees *d = k2_slot_get(A, by_col ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS);
-  if (d != NULL && idx < d->n) return d->deg[idx] == 0;
+  if (d != NULL && idx < d->n) return (uint64_t)d->deg[idx];
   const k2_occupancy *o = k2_slot_get(A, by_col ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS);
-  return o != NULL && idx < o->n && o->bytes[idx] == 0;
+  return o != NULL && idx < o->n && o->bytes[idx] == 0 ? 0 : K2_LINE_UNKNOWN;
 }

@@ -8,6 +8,7 @@
 #include "api/k2_api.h"
 #include "k2_oracle.h"
 #include "matrix/k2_matrix.h"
+#include "matrix/k2_query.h"
 #include "util/k2_sort.h"
 
 // Figure 1 of the paper (DIGEST.md §1): 8x8, 12 cells.
@@ -472,9 +473,10 @@ static void assert_lines(K2_Matrix A, bool d[8][8]) {
   }
 }
 
-// Line queries answer an empty line from the degrees or occupancy cached on the matrix: the same
-// neighbours as the walks, and edits that fill an empty line drop those caches.
-static void test_cached_empty_lines(void **state) {
+// Line queries with the line counts cached on the matrix (row degrees, column occupancy, then
+// column degrees): the same neighbours as the walks without them, a count alone and a list too
+// long for out answered from the count, and edits that fill an empty line drop the caches.
+static void test_cached_line_counts(void **state) {
   (void)state;
   K2_Matrix A = NULL;
   K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
@@ -482,26 +484,41 @@ static void test_cached_empty_lines(void **state) {
   bool d[8][8] = {{false}};
   for (int e = 0; e < 12; e++) d[fig_I[e]][fig_J[e]] = true;
   assert_lines(A, d);  // rows 2 and 4, columns 0 and 3 empty; nothing cached yet
+  assert_int_equal(k2_api_line_count(A, false, 1), K2_LINE_UNKNOWN);
   const int64_t *deg = NULL;
   const uint8_t *occ = NULL;
   uint64_t count = 0;
   K2_ASSERT_OK(k2_api_degrees(&deg, &count, A, false));  // the rows' degrees
   assert_int_equal(count, 6);
-  assert_int_equal(deg[2], 0);
   K2_ASSERT_OK(k2_api_occupancy(&occ, &count, A, true));  // which columns hold an entry
   assert_int_equal(count, 6);
-  assert_int_equal(occ[3], 0);
-  assert_true(k2_api_line_known_empty(A, false, 2));
-  assert_true(k2_api_line_known_empty(A, true, 0));
-  assert_false(k2_api_line_known_empty(A, false, 1));
-  assert_false(k2_api_line_known_empty(A, true, 1));
+  assert_int_equal(k2_api_line_count(A, false, 2), 0);
+  assert_int_equal(k2_api_line_count(A, false, 6), 4);
+  assert_int_equal(k2_api_line_count(A, true, 0), 0);
+  assert_int_equal(k2_api_line_count(A, true, 1), K2_LINE_UNKNOWN);  // occupied, count not kept
   assert_lines(A, d);
+  K2_ASSERT_OK(k2_api_degrees(&deg, &count, A, true));  // the columns' degrees
+  assert_int_equal(k2_api_line_count(A, true, 1), 3);
+  assert_lines(A, d);
+  GrB_Index out[8], cnt = 2;
+  assert_int_equal(K2_Matrix_rowNeighbors(out, &cnt, A, 6), GrB_INSUFFICIENT_SPACE);
+  assert_int_equal(cnt, 4);
+  cnt = 0;
+  K2_ASSERT_OK(K2_Matrix_colNeighbors(NULL, &cnt, A, 6));
+  assert_int_equal(cnt, 2);
+  bool more = false;
+  cnt = 2;
+  K2_ASSERT_OK(K2_Matrix_rowNeighborsFirst(out, &cnt, &more, A, 6));  // the walk ends at the 2nd
+  assert_int_equal(cnt, 2);
+  assert_true(more);
+  assert_int_equal(out[0], 1);
+  assert_int_equal(out[1], 2);
   // an edit in row 2 and column 3, both cached as empty: pending, then assembled by the query
   K2_ASSERT_OK(K2_Matrix_setElement(A, 2, 3));
   d[2][3] = true;
   assert_lines(A, d);
-  assert_false(k2_api_line_known_empty(A, false, 2));
-  assert_false(k2_api_line_known_empty(A, true, 3));
+  assert_int_equal(k2_api_line_count(A, false, 2), K2_LINE_UNKNOWN);
+  assert_int_equal(k2_api_line_count(A, true, 3), K2_LINE_UNKNOWN);
   K2_Matrix_free(&A);
 }
 
@@ -623,7 +640,7 @@ int main(void) {
       cmocka_unit_test(test_largest_dimensions),
       cmocka_unit_test(test_errors_leave_matrix_untouched),
       cmocka_unit_test(test_pending_edits_dup_equal),
-      cmocka_unit_test(test_cached_empty_lines),
+      cmocka_unit_test(test_cached_line_counts),
       cmocka_unit_test(test_memory_usage),
       cmocka_unit_test(test_set_bottom_codes),
   };
