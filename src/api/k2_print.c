@@ -27,7 +27,8 @@ static GrB_Info k2_print_entries(FILE *f, K2_Matrix A, const uint8_t *occ, uint6
   for (uint64_t i = 0; i < A->tree.nrows && shown < limit; i++) {
     if (!occ[i]) continue;
     GrB_Index cnt = 0;
-    if ((info = k2_query_line(&A->tree, false, i, NULL, &cnt, K2_LINE_UNKNOWN)) != GrB_SUCCESS) break;
+    const uint64_t known = k2_api_line_count(A, false, i);  // (the row degrees, where cached)
+    if ((info = k2_query_line(&A->tree, false, i, NULL, &cnt, known)) != GrB_SUCCESS) break;
     if (cnt > cap) {
       free(cols);
       cap = cnt;
@@ -36,7 +37,7 @@ static GrB_Info k2_print_entries(FILE *f, K2_Matrix A, const uint8_t *occ, uint6
         break;
       }
     }
-    if ((info = k2_query_line(&A->tree, false, i, cols, &cnt, K2_LINE_UNKNOWN)) != GrB_SUCCESS) break;
+    if ((info = k2_query_line(&A->tree, false, i, cols, &cnt, known)) != GrB_SUCCESS) break;
     for (uint64_t k = 0; k < cnt && shown < limit; k++, shown++)
       fprintf(f, "    (%llu,%llu)\n", (k2_ull)i, (k2_ull)cols[k]);
   }

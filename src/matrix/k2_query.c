@@ -213,25 +213,25 @@ static uint64_t k2_line_run(const k2_tree *t, bool by_col, uint64_t idx, GrB_Ind
 GrB_Info k2_query_line_first(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count,
                              bool *more, uint64_t known) {
   const uint64_t cap = *count;
-  if (known != K2_LINE_UNKNOWN) {  // the walk ends at the last entry it will write
-    *count = k2_line_run(t, by_col, idx, out, cap, known < cap ? known : cap);
-    *more = known > cap;
-    return GrB_SUCCESS;
-  }
-  const uint64_t found = k2_line_run(t, by_col, idx, out, cap, cap == UINT64_MAX ? UINT64_MAX : cap + 1);
-  *more = found > cap;
-  *count = *more ? cap : found;
+  uint64_t stop = cap == UINT64_MAX ? UINT64_MAX : cap + 1;  // one past: whether there are more
+  if (known != K2_LINE_UNKNOWN) stop = known < cap ? known : cap;  // the count tells that
+  const uint64_t found = k2_line_run(t, by_col, idx, out, cap, stop);
+  *more = known != K2_LINE_UNKNOWN ? known > cap : found > cap;
+  *count = found < cap ? found : cap;
   return GrB_SUCCESS;
 }
 
 GrB_Info k2_query_line(const k2_tree *t, bool by_col, uint64_t idx, GrB_Index *out, GrB_Index *count,
                        uint64_t known) {
   const uint64_t cap = out ? *count : 0;
-  // a known count: no walk for the count alone or a list too long for out, else one that ends
-  // at the line's last entry
-  const uint64_t found = known == K2_LINE_UNKNOWN ? k2_line_run(t, by_col, idx, out, cap, UINT64_MAX)
-                         : out == NULL || known > cap ? known
-                                                      : k2_line_run(t, by_col, idx, out, cap, known);
+  uint64_t found = known;
+  // with a known count no walk for the count alone or a list too long for out, else a walk that
+  // ends at the line's last entry
+  if (known == K2_LINE_UNKNOWN) {
+    found = k2_line_run(t, by_col, idx, out, cap, UINT64_MAX);
+  } else if (out != NULL && known <= cap) {
+    found = k2_line_run(t, by_col, idx, out, cap, known);
+  }
   if (out && found > cap) {
     *count = found;
     K2_FAIL(GrB_INSUFFICIENT_SPACE, "out has room for %llu neighbours (count), there are %llu",
