@@ -37,6 +37,17 @@
 
 #define K2_OMP_TILE 2048  // block origins per level buffer (fits L1/L2)
 
+// The threads of a traversal of the whole tree (full, or pruned by stripe summaries): one, with
+// no team, below K2_OMP_TEAM_NODES nodes, where a team costs more than it saves. Counted in nodes,
+// internal ones included: the traversal visits them all, and trees of graphs without locality
+// hold 3-7 internal nodes per leaf. On the 2-core machine, 2 threads, BFS, msBFS, PageRank and WCC
+// on trees of 4.3 10^4 (zenios) to 1.4 10^5 nodes (p2p-Gnutella05) took 0.56-0.97 of one thread's
+// time; cryg2500's 1.4 10^4 nodes took 1.06 of it.
+#define K2_OMP_TEAM_NODES 32768
+static inline int k2_omp_team_size(const k2_view *A) {
+  return A->n_internal + A->n_leaves < K2_OMP_TEAM_NODES ? 1 : omp_get_max_threads();
+}
+
 typedef struct {
   uint64_t node;        // the task's node at the partition level
   uint64_t owner;       // row block (right) or column block (left): the output range it writes
@@ -198,7 +209,7 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
   k2_omp_plan *p = k2_calloc(1, sizeof *p);
   if (p == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for a task plan");
   // small trees: one thread, no team (a parallel region costs more than the product)
-  p->nthreads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
+  p->nthreads = k2_omp_team_size(A);
   p->left = left;
   if (A->n_internal == 0) {  // an empty tree: nothing to do, an empty plan
     p->chunk_start = k2_calloc(1, sizeof(uint64_t));
@@ -379,7 +390,7 @@ static void k2_omp_stripes_group(const k2_view *A, const k2_product *P, k2_omp_l
 static int k2_omp_stripes_run(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
                               const k2_omp_plan *cached, const k2_omp_stripes *is,
                               const k2_omp_stripes *os) {
-  const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
+  const int want_threads = k2_omp_team_size(A);
   const k2_omp_plan *plan = cached;
   k2_omp_plan *own = NULL;
   if (plan == NULL || plan->left != P->left || plan->nthreads != want_threads) {
@@ -529,7 +540,7 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   }
   if (P->report != NULL) P->report->traversal = "full";
   const k2_omp_blocks_fn blocks = k2_omp_select_blocks(A, decoded, P);
-  const int want_threads = A->n_leaves < 32768 ? 1 : omp_get_max_threads();
+  const int want_threads = k2_omp_team_size(A);
   const uint32_t last = A->levels - 1;
 
   // Whatever can fail comes first, before y is written and before a team starts: a thread
