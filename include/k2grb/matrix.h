@@ -119,6 +119,9 @@ GrB_Info K2_Matrix_fromGrB(K2_Matrix *A, GrB_Matrix G);
 // holding the pattern of A; `type` NULL means GrB_BOOL. Entries carry the edge weight cast to type.
 GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type);
 
+// *C = a copy of A (its tree, format and edge weight), with copies of A's cached row and column
+// degrees and occupancy (which the products and the row queries read); A's engine state (the
+// OpenMP plans, a device copy) is not copied.
 GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A);
 
 // Keep A's bottom codes in memory from now on (keep = true: built here in one pass over the

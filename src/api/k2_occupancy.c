@@ -7,12 +7,19 @@
 // engines skip presence tracking (the cost the bridge would add to a product) and lets a result
 // with every row occupied go to GraphBLAS as a full vector.
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/k2_api.h"
 #include "dispatch/k2_dispatch.h"
 #include "matrix/k2_matrix.h"
 #include "matrix/k2_query.h"
 #include "util/k2_error.h"
+
+// The degrees of one direction, in A's slot for it.
+typedef struct {
+  int64_t *deg;
+  uint64_t n, occupied;  // occupied: rows with a nonzero degree
+} k2_degrees;
 
 // The occupancy of one direction, in A's slot for it.
 typedef struct {
@@ -66,10 +73,19 @@ GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, boo
   const k2_slot_id id = left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS;
   const k2_occupancy *o = k2_slot_get(A, id);
   if (o == NULL) {
-    // y(i) = LOR over row i of true: 1 iff the row holds an entry
     void *y = NULL;
     uint64_t n = 0;
-    if ((info = k2_summary_product(&y, &n, A, left, K2_T_BOOL, K2_MON_LOR, "occupancy")) != GrB_SUCCESS) return info;
+    const k2_degrees *d = k2_slot_get(A, left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS);
+    if (d != NULL) {  // from the cached degrees: no traversal
+      uint8_t *b = malloc(d->n > 0 ? d->n : 1);
+      if (b == NULL) K2_FAIL(GrB_OUT_OF_MEMORY, "out of memory for the occupancy of a matrix");
+      for (uint64_t i = 0; i < d->n; i++) b[i] = d->deg[i] != 0;
+      y = b;
+      n = d->n;
+    } else if ((info = k2_summary_product(&y, &n, A, left, K2_T_BOOL, K2_MON_LOR, "occupancy")) != GrB_SUCCESS) {
+      // y(i) = LOR over row i of true: 1 iff the row holds an entry
+      return info;
+    }
     k2_occupancy *mine = calloc(1, sizeof *mine);
     if (mine == NULL) {
       free(y);
@@ -84,12 +100,6 @@ GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, boo
   *count = o->count;
   return GrB_SUCCESS;
 }
-
-// The degrees of one direction, in A's slot for it.
-typedef struct {
-  int64_t *deg;
-  uint64_t n, occupied;  // occupied: rows with a nonzero degree
-} k2_degrees;
 
 static void k2_degrees_free(void *state) {
   k2_degrees *d = state;
@@ -132,4 +142,35 @@ uint64_t k2_api_line_count(K2_Matrix A, bool by_col, uint64_t idx) {
   if (d != NULL && idx < d->n) return (uint64_t)d->deg[idx];
   const k2_occupancy *o = k2_slot_get(A, by_col ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS);
   return o != NULL && idx < o->n && o->bytes[idx] == 0 ? 0 : K2_LINE_UNKNOWN;
+}
+
+// C, a copy of A's tree (K2_Matrix_dup), gets copies of A's cached line summaries: they describe
+// the pattern, which the copy shares, and each would otherwise cost C a traversal (PageRank's and
+// WCC's copies with bottom codes computed the occupancy of both directions again in every run).
+// A summary that finds no memory is left out (C computes it when it needs it).
+void k2_api_lines_copy(K2_Matrix C, K2_Matrix A) {
+  for (int left = 0; left < 2; left++) {
+    const k2_occupancy *o = k2_slot_get(A, left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS);
+    k2_occupancy *oc = o != NULL ? malloc(sizeof *oc) : NULL;
+    uint8_t *bytes = oc != NULL ? malloc(o->n > 0 ? o->n : 1) : NULL;
+    if (bytes != NULL) {
+      *oc = *o;
+      oc->bytes = bytes;
+      memcpy(bytes, o->bytes, o->n);
+      (void)k2_slot_offer(C, left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS, &k2_occupancy_ops, oc);
+    } else {
+      free(oc);
+    }
+    const k2_degrees *d = k2_slot_get(A, left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS);
+    k2_degrees *dc = d != NULL ? malloc(sizeof *dc) : NULL;
+    int64_t *deg = dc != NULL ? malloc((d->n > 0 ? d->n : 1) * sizeof *deg) : NULL;
+    if (deg != NULL) {
+      *dc = *d;
+      dc->deg = deg;
+      memcpy(deg, d->deg, d->n * sizeof *deg);
+      (void)k2_slot_offer(C, left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS, &k2_degrees_ops, dc);
+    } else {
+      free(dc);
+    }
+  }
 }

@@ -3,7 +3,7 @@
 //
 // Its state per matrix: the task plan of each direction, built by the first product in that
 // direction, and the decoded bottom level, built by the first product that reads it (the plus
-// kernel on a tree with cached bottom codes). A part that cannot be built (no memory) is
+// kernel and the integer min/max kernels on a tree with cached bottom codes). A part that cannot be built (no memory) is
 // left out: the product then plans for itself or decodes the codes as it goes.
 #include <stdlib.h>
 

@@ -43,7 +43,8 @@ extern uint64_t k2_omp_pruned_par_min;
 // full traversal pruned by stripe summaries (a single vector); 3 the full traversal.
 extern int k2_omp_traversal_forced;
 
-// Would the OpenMP engine read the decoded bottom level for this product (the plus kernel's case)?
+// Would the OpenMP engine read the decoded bottom level for this product (the plus kernel's and
+// the integer min/max kernels' cases)?
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P);
 
 #endif

@@ -195,6 +195,107 @@ static void test_random_matrices(void **state) {
   }
 }
 
+// w = the product of a full u by SuiteSparse on G and by the bridge on A: equal entry for entry.
+static void assert_same_product(K2_Matrix A, GrB_Matrix G, GrB_Semiring sr, GrB_Type t, bool vxm,
+                                const char *what) {
+  GrB_Index nr = 0, nc = 0;
+  K2_ASSERT_OK(GrB_Matrix_nrows(&nr, G));
+  K2_ASSERT_OK(GrB_Matrix_ncols(&nc, G));
+  const GrB_Index nu = vxm ? nr : nc, nw = vxm ? nc : nr;
+  GrB_Vector u = NULL, w = NULL, e = NULL;
+  K2_ASSERT_OK(GrB_Vector_new(&u, t, nu));
+  K2_ASSERT_OK(GrB_Vector_new(&w, t, nw));
+  K2_ASSERT_OK(GrB_Vector_new(&e, t, nw));
+  for (GrB_Index i = 0; i < nu; i++)
+    K2_ASSERT_OK(GrB_Vector_setElement_INT64(u, (int64_t)((i * 2654435761u) % 1000) - 500, i));
+  if (vxm) {
+    K2_ASSERT_OK(K2_vxm(w, NULL, NULL, sr, u, A, NULL));
+    K2_ASSERT_OK(GrB_vxm(e, NULL, NULL, sr, u, G, NULL));
+  } else {
+    K2_ASSERT_OK(K2_mxv(w, NULL, NULL, sr, A, u, NULL));
+    K2_ASSERT_OK(GrB_mxv(e, NULL, NULL, sr, G, u, NULL));
+  }
+  GrB_Index nvw = 0, nve = 0;
+  K2_ASSERT_OK(GrB_Vector_nvals(&nvw, w));
+  K2_ASSERT_OK(GrB_Vector_nvals(&nve, e));
+  if (nvw != nve) print_error("%s: %llu entries, SuiteSparse %llu\n", what, (unsigned long long)nvw, (unsigned long long)nve);
+  assert_int_equal(nvw, nve);
+  for (GrB_Index i = 0; i < nw; i++) {
+    int64_t a = 0, b = 0;
+    const GrB_Info ia = GrB_Vector_extractElement_INT64(&a, w, i), ib = GrB_Vector_extractElement_INT64(&b, e, i);
+    assert_int_equal(ia, ib);
+    if (ia == GrB_SUCCESS && a != b) print_error("%s: w[%llu] = %lld, SuiteSparse %lld\n", what, (unsigned long long)i, (long long)a, (long long)b);
+    if (ia == GrB_SUCCESS) assert_int_equal(a, b);
+  }
+  GrB_Vector_free(&u);
+  GrB_Vector_free(&w);
+  GrB_Vector_free(&e);
+}
+
+// The integer MIN and MAX kernels read the decoded last level of a tree with its bottom codes,
+// as the plus kernel does: a first MIN product caches as much engine state as a first plus
+// product on a twin (the plan and the decoded level), and the products of every multiply, both
+// directions, INT32 and INT64, equal SuiteSparse's (sides not multiples of 4: the edge blocks).
+static void test_decoded_min_max(void **state) {
+  (void)state;
+  k2_rng rng = {77};
+  k2_coo_list L;
+  k2_coo_random(&L, 513, 1025, 20000, &rng);
+  GrB_Matrix G = grb_of(L.I, L.J, L.nvals, L.nrows, L.ncols);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.cache_bottom_codes = true;
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
+  for (int left = 0; left < 2; left++) {
+    K2_Matrix A = k2_test_matrix(&L, &fmt), T = k2_test_matrix(&L, &fmt);
+    K2_MemoryUsage a0, a1, t0, t1;
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&a0, A));
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&t0, T));
+    const uint64_t m = L.nrows > L.ncols ? L.nrows : L.ncols;
+    int64_t *xi = calloc(m, sizeof *xi), *yi = calloc(m, sizeof *yi);
+    double *xd = calloc(m, sizeof *xd), *yd = calloc(m, sizeof *yd);
+    assert_true(xi && yi && xd && yd);
+    if (left) {
+      K2_ASSERT_OK(K2_dense_vxm(yi, xi, A, K2_MIN_PLUS, GrB_INT64));
+      K2_ASSERT_OK(K2_dense_vxm(yd, xd, T, K2_PLUS_TIMES, GrB_FP64));
+    } else {
+      K2_ASSERT_OK(K2_dense_mxv(yi, A, xi, K2_MIN_PLUS, GrB_INT64));
+      K2_ASSERT_OK(K2_dense_mxv(yd, T, xd, K2_PLUS_TIMES, GrB_FP64));
+    }
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&a1, A));
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&t1, T));
+    assert_true(t1.cache > t0.cache);
+    assert_int_equal(a1.cache - a0.cache, t1.cache - t0.cache);
+    free(xi), free(yi), free(xd), free(yd);
+    K2_Matrix_free(&T);
+    const struct {
+      GrB_Semiring sr;
+      GrB_Type t;
+      const char *name;
+    } cases[] = {
+        {GrB_MIN_SECOND_SEMIRING_INT64, GrB_INT64, "MIN_SECOND_INT64"},
+        {GrB_MIN_FIRST_SEMIRING_INT64, GrB_INT64, "MIN_FIRST_INT64"},
+        {GrB_MAX_SECOND_SEMIRING_INT64, GrB_INT64, "MAX_SECOND_INT64"},
+        {GrB_MAX_FIRST_SEMIRING_INT64, GrB_INT64, "MAX_FIRST_INT64"},
+        {GrB_MIN_PLUS_SEMIRING_INT64, GrB_INT64, "MIN_PLUS_INT64"},
+        {GrB_MAX_TIMES_SEMIRING_INT64, GrB_INT64, "MAX_TIMES_INT64"},
+        {GrB_MIN_SECOND_SEMIRING_INT32, GrB_INT32, "MIN_SECOND_INT32"},
+        {GrB_MAX_FIRST_SEMIRING_INT32, GrB_INT32, "MAX_FIRST_INT32"},
+        {GrB_MAX_PLUS_SEMIRING_INT32, GrB_INT32, "MAX_PLUS_INT32"},
+        {GrB_MIN_TIMES_SEMIRING_INT32, GrB_INT32, "MIN_TIMES_INT32"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      char what[96];
+      snprintf(what, sizeof what, "%s, %s, k2+B", cases[c].name, left ? "vxm" : "mxv");
+      assert_same_product(A, G, cases[c].sr, cases[c].t, left, what);
+    }
+    K2_Matrix_free(&A);
+  }
+  K2_ASSERT_OK(K2_set_engine(K2_ENGINE_AUTO));
+  GrB_Matrix_free(&G);
+  k2_coo_free(&L);
+}
+
 // Arbitrary FP32 values: relative error <= 1e-6 against SuiteSparse.
 static void test_fp32_tolerance(void **state) {
   (void)state;
@@ -282,6 +383,7 @@ int main(void) {
   k2_test_filter_from_env();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_matrices),
+      cmocka_unit_test(test_decoded_min_max),
       cmocka_unit_test(test_fp32_tolerance),
       cmocka_unit_test(test_real_graphs),
   };

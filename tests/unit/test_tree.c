@@ -522,6 +522,60 @@ static void test_cached_line_counts(void **state) {
   K2_Matrix_free(&A);
 }
 
+// K2_Matrix_dup carries the cached degrees and occupancy over (the copy's line queries and
+// products then take no traversal for them); an edit of the copy drops its caches, not A's; the
+// occupancy of a direction whose degrees are cached comes from them.
+static void test_dup_line_caches(void **state) {
+  (void)state;
+  K2_Matrix A = NULL, C = NULL, D = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  bool d[8][8] = {{false}};
+  for (int e = 0; e < 12; e++) d[fig_I[e]][fig_J[e]] = true;
+  K2_ASSERT_OK(K2_Matrix_dup(&D, A));  // nothing cached: nothing carried
+  assert_int_equal(k2_api_line_count(D, false, 2), K2_LINE_UNKNOWN);
+  K2_Matrix_free(&D);
+  const int64_t *deg = NULL;
+  const uint8_t *occ = NULL;
+  uint64_t count = 0;
+  K2_ASSERT_OK(k2_api_degrees(&deg, &count, A, false));  // the rows' degrees
+  K2_ASSERT_OK(k2_api_occupancy(&occ, &count, A, true));  // which columns hold an entry
+  K2_ASSERT_OK(K2_Matrix_dup(&C, A));
+  assert_int_equal(k2_api_line_count(C, false, 2), 0);
+  assert_int_equal(k2_api_line_count(C, false, 6), 4);
+  assert_int_equal(k2_api_line_count(C, true, 0), 0);
+  assert_int_equal(k2_api_line_count(C, true, 1), K2_LINE_UNKNOWN);
+  const int64_t *cdeg = NULL;
+  K2_ASSERT_OK(k2_api_degrees(&cdeg, &count, C, false));
+  assert_ptr_not_equal(cdeg, deg);  // a copy, not A's array
+  assert_int_equal(count, 6);
+  for (int i = 0; i < 8; i++) {
+    int64_t row = 0;
+    for (int j = 0; j < 8; j++) row += d[i][j];
+    assert_int_equal(cdeg[i], row);
+  }
+  // the rows' occupancy of the copy from its degrees: the same bytes as A's from a product
+  const uint8_t *cocc = NULL, *aocc = NULL;
+  uint64_t ccount = 0, acount = 0;
+  K2_ASSERT_OK(k2_api_occupancy(&cocc, &ccount, C, false));
+  K2_ASSERT_OK(K2_Matrix_new(&D, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(D, fig_I, fig_J, 12));
+  K2_ASSERT_OK(k2_api_occupancy(&aocc, &acount, D, false));  // by a product (no degrees)
+  assert_int_equal(ccount, acount);
+  assert_memory_equal(cocc, aocc, 8);
+  assert_lines(C, d);
+  // an edit of the copy: its caches go, A's stay
+  K2_ASSERT_OK(K2_Matrix_setElement(C, 2, 3));
+  d[2][3] = true;
+  assert_lines(C, d);
+  assert_int_equal(k2_api_line_count(C, false, 2), K2_LINE_UNKNOWN);
+  assert_int_equal(k2_api_line_count(A, false, 2), 0);
+  assert_int_equal(k2_api_line_count(A, true, 3), 0);
+  K2_Matrix_free(&D);
+  K2_Matrix_free(&C);
+  K2_Matrix_free(&A);
+}
+
 // Assert A serializes to the same bytes as a fresh build of L in format fmt.
 static void assert_same_as_built(K2_Matrix A, const k2_coo_list *L, const K2_Format *fmt) {
   K2_Matrix B = k2_test_matrix(L, fmt);
@@ -641,6 +695,7 @@ int main(void) {
       cmocka_unit_test(test_errors_leave_matrix_untouched),
       cmocka_unit_test(test_pending_edits_dup_equal),
       cmocka_unit_test(test_cached_line_counts),
+      cmocka_unit_test(test_dup_line_caches),
       cmocka_unit_test(test_memory_usage),
       cmocka_unit_test(test_set_bottom_codes),
   };
