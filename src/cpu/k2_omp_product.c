@@ -273,7 +273,7 @@ static bool k2_omp_blocks_fit(const k2_view *A) {
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
   if (!k2_omp_blocks_fit(A)) return false;
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
-  return k2_omp_decoded_kernel(k2_omp_select(A, P)) != NULL;
+  return k2_omp_decoded_kernel(P, k2_omp_select(A, P)) != NULL;
 }
 
 int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {

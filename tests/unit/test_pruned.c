@@ -407,6 +407,105 @@ static void forced_on(const fixture *f, uint64_t n, k2_rng *rng, long *cases) {
   free(xd);
 }
 
+// ANY on the decoded last level: a tree with its bottom codes and the engine's decoded level in
+// its state, the full traversal forced (which reads the level instead of descending), against the
+// reference engine: every type and multiply, inputs of 1, a few, 1/8 and all entries, no mask or
+// a quarter of the outputs allowed, both directions, sides not multiples of 4. Present outputs
+// equal; a value is one contribution that ANY may pick: w for the constant multiply, and for x
+// and the index a source that is present and holds the entry (x(i) = i + 1 identifies it).
+static void test_any_decoded(void **state) {
+  (void)state;
+  const uint64_t n = 3001;
+  k2_rng rng = {4242};
+  k2_coo_list L;
+  k2_coo_random(&L, n, n, 40000, &rng);
+  K2_Format fmt;
+  K2_Format_default(&fmt);
+  fmt.cache_bottom_codes = true;
+  K2_Matrix A = k2_test_matrix(&L, &fmt);
+  K2_ASSERT_OK(k2_matrix_wait(A));
+  k2_view v;
+  k2_tree_view(&v, &A->tree, A->weight);
+  k2_omp_state st = {0};
+  assert_int_equal(k2_omp_blocks_new(&v, &st.blocks, &st.blocks_count), 0);
+  uint8_t *edge = calloc(n * n, 1), *xp = malloc(n), *skip = malloc(n), *p1 = malloc(n), *p2 = malloc(n);
+  double *x = malloc(n * sizeof *x), *y1 = malloc(n * sizeof *y1), *y2 = malloc(n * sizeof *y2);
+  assert_true(edge && xp && skip && p1 && p2 && x && y1 && y2);
+  for (uint64_t k = 0; k < L.nvals; k++) edge[(uint64_t)L.I[k] * n + L.J[k]] = 1;
+  const uint64_t ins[] = {1, 7, n / 8, n};
+  long cases = 0;
+  k2_omp_traversal_forced = 3;
+  for (int t = 0; t < K2_T_COUNT; t++)
+    for (int mult = 0; mult < K2_MUL_COUNT; mult++)
+      for (int left = 0; left < 2; left++)
+        for (size_t ci = 0; ci < sizeof ins / sizeof ins[0]; ci++)
+          for (int masked = 0; masked < 2; masked++) {
+            k2_product P = {.type = (k2_type)t, .monoid = K2_MON_ANY, .mult = (k2_mult)mult, .w = 1,
+                            .index_base = 1, .left = left, .batch = 1};
+            if (!k2_product_supported(&P)) continue;
+            const size_t ts = k2_type_size(P.type);
+            uint8_t *xb = (uint8_t *)x;
+            for (uint64_t i = 0; i < n; i++) {
+              const int64_t iv = (int64_t)i + 1;
+              switch (P.type) {
+                case K2_T_BOOL: xb[i] = 1; break;
+                case K2_T_INT32: { const int32_t c = (int32_t)iv; memcpy(xb + i * ts, &c, ts); } break;
+                case K2_T_INT64: memcpy(xb + i * ts, &iv, ts); break;
+                case K2_T_FP32: { const float c = (float)iv; memcpy(xb + i * ts, &c, ts); } break;
+                default: { const double c = (double)iv; memcpy(xb + i * ts, &c, ts); } break;
+              }
+            }
+            memset(xp, ins[ci] == n, n);
+            for (uint64_t k = 0; k < ins[ci] && ins[ci] < n; k++) xp[k2_rng_below(&rng, n)] = 1;
+            memset(skip, masked, n);
+            for (uint64_t k = 0; masked && k < n / 4; k++) skip[k2_rng_below(&rng, n)] = 0;
+            P.x = x;
+            P.x_present = xp;
+            P.y_skip = masked ? skip : NULL;
+            P.y = y1;
+            P.y_present = p1;
+            assert_int_equal(k2_omp_product(&v, &st, &P), 0);
+            P.y = y2;
+            P.y_present = p2;
+            assert_int_equal(k2_ref_product(&v, NULL, &P), 0);
+            const uint8_t *yb = (const uint8_t *)y1;
+            for (uint64_t o = 0; o < n; o++) {
+              if (masked && skip[o]) continue;
+              if (p1[o] != p2[o])
+                fail_msg("type %d, multiply %d, %s, %llu inputs%s: output %llu present %d, reference %d", t, mult,
+                         left ? "left" : "right", (unsigned long long)ins[ci], masked ? ", masked" : "",
+                         (unsigned long long)o, p1[o], p2[o]);
+              if (!p1[o] || P.type == K2_T_BOOL) continue;
+              double val = 0;
+              switch (P.type) {
+                case K2_T_INT32: { int32_t c; memcpy(&c, yb + o * ts, ts); val = c; } break;
+                case K2_T_INT64: { int64_t c; memcpy(&c, yb + o * ts, ts); val = (double)c; } break;
+                case K2_T_FP32: { float c; memcpy(&c, yb + o * ts, ts); val = c; } break;
+                default: memcpy(&val, yb + o * ts, ts); break;
+              }
+              if (P.mult == K2_MUL_CONST) {
+                assert_true(val == 1.0);
+                continue;
+              }
+              if (P.mult != K2_MUL_X && P.mult != K2_MUL_INDEX) continue;  // (x times / plus w: w = 1)
+              const uint64_t src = (uint64_t)val - 1;  // x(i) = i + 1; index + base 1
+              const bool ok = src < n && xp[src] && (left ? edge[src * n + o] : edge[o * n + src]);
+              if (!ok) fail_msg("type %d, multiply %d, %s: output %llu holds %g, no present source with the entry",
+                                t, mult, left ? "left" : "right", (unsigned long long)o, val);
+            }
+            cases++;
+          }
+  k2_omp_traversal_forced = 0;
+  print_message("ANY on the decoded level: %ld products checked\n", cases);
+  assert_true(cases > 0);
+  free(edge), free(xp), free(skip), free(p1), free(p2), free(x), free(y1), free(y2);
+  free(st.blocks);
+  k2_omp_plan_free(st.plan[0]);
+  k2_omp_plan_free(st.plan[1]);
+  K2_ASSERT_OK(K2_Matrix_free(&A));
+  k2_coo_free(&L);
+}
+
 static void test_forced_traversals(void **state) {
   (void)state;
   long cases = 0;
@@ -550,6 +649,7 @@ int main(void) {
       cmocka_unit_test(test_batch_results),
       cmocka_unit_test(test_batch_visits),
       cmocka_unit_test(test_forced_traversals),
+      cmocka_unit_test(test_any_decoded),
       cmocka_unit_test(test_parallel_paths),
       cmocka_unit_test(test_stripes_probe),
   };
