@@ -82,9 +82,10 @@ GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, boo
       for (uint64_t i = 0; i < d->n; i++) b[i] = d->deg[i] != 0;
       y = b;
       n = d->n;
-    } else if ((info = k2_summary_product(&y, &n, A, left, K2_T_BOOL, K2_MON_LOR, "occupancy")) != GrB_SUCCESS) {
+    } else {
       // y(i) = LOR over row i of true: 1 iff the row holds an entry
-      return info;
+      info = k2_summary_product(&y, &n, A, left, K2_T_BOOL, K2_MON_LOR, "occupancy");
+      if (info != GrB_SUCCESS) return info;
     }
     k2_occupancy *mine = calloc(1, sizeof *mine);
     if (mine == NULL) {
@@ -144,31 +145,32 @@ uint64_t k2_api_line_count(K2_Matrix A, bool by_col, uint64_t idx) {
   return o != NULL && idx < o->n && o->bytes[idx] == 0 ? 0 : K2_LINE_UNKNOWN;
 }
 
+// A malloc'd copy of n bytes from p (at least one byte), or NULL.
+static void *k2_bytes_dup(const void *p, size_t n) {
+  void *q = malloc(n > 0 ? n : 1);
+  if (q != NULL && n > 0) memcpy(q, p, n);
+  return q;
+}
+
 // C, a copy of A's tree (K2_Matrix_dup), gets copies of A's cached line summaries: they describe
 // the pattern, which the copy shares, and each would otherwise cost C a traversal (PageRank's and
-// WCC's copies with bottom codes computed the occupancy of both directions again in every run).
+// WCC's copies with bottom codes would compute the occupancy of both directions in every run).
 // A summary that finds no memory is left out (C computes it when it needs it).
 void k2_api_lines_copy(K2_Matrix C, K2_Matrix A) {
   for (int left = 0; left < 2; left++) {
-    const k2_occupancy *o = k2_slot_get(A, left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS);
-    k2_occupancy *oc = o != NULL ? malloc(sizeof *oc) : NULL;
-    uint8_t *bytes = oc != NULL ? malloc(o->n > 0 ? o->n : 1) : NULL;
-    if (bytes != NULL) {
-      *oc = *o;
-      oc->bytes = bytes;
-      memcpy(bytes, o->bytes, o->n);
-      (void)k2_slot_offer(C, left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS, &k2_occupancy_ops, oc);
+    const k2_slot_id occ_id = left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS;
+    const k2_slot_id deg_id = left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS;
+    const k2_occupancy *o = k2_slot_get(A, occ_id);
+    k2_occupancy *oc = o != NULL ? k2_bytes_dup(o, sizeof *o) : NULL;
+    if (oc != NULL && (oc->bytes = k2_bytes_dup(o->bytes, o->n)) != NULL) {
+      (void)k2_slot_offer(C, occ_id, &k2_occupancy_ops, oc);
     } else {
       free(oc);
     }
-    const k2_degrees *d = k2_slot_get(A, left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS);
-    k2_degrees *dc = d != NULL ? malloc(sizeof *dc) : NULL;
-    int64_t *deg = dc != NULL ? malloc((d->n > 0 ? d->n : 1) * sizeof *deg) : NULL;
-    if (deg != NULL) {
-      *dc = *d;
-      dc->deg = deg;
-      memcpy(deg, d->deg, d->n * sizeof *deg);
-      (void)k2_slot_offer(C, left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS, &k2_degrees_ops, dc);
+    const k2_degrees *d = k2_slot_get(A, deg_id);
+    k2_degrees *dc = d != NULL ? k2_bytes_dup(d, sizeof *d) : NULL;
+    if (dc != NULL && (dc->deg = k2_bytes_dup(d->deg, d->n * sizeof *d->deg)) != NULL) {
+      (void)k2_slot_offer(C, deg_id, &k2_degrees_ops, dc);
     } else {
       free(dc);
     }
