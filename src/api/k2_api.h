@@ -39,8 +39,4 @@ GrB_Info k2_api_occupancy(const uint8_t **occ, uint64_t *count, K2_Matrix A, boo
 // with the next assembly.
 uint64_t k2_api_line_count(K2_Matrix A, bool by_col, uint64_t idx);
 
-// Copies of A's cached degrees and occupancy into C, a copy of A's tree (K2_Matrix_dup); those
-// without memory are left out.
-void k2_api_lines_copy(K2_Matrix C, K2_Matrix A);
-
 #endif

@@ -59,9 +59,7 @@ GrB_Info K2_Matrix_free(K2_Matrix *A) {
 GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A) {
   K2_CHECK_PTR(C, "K2_Matrix_dup", "C");
   K2_CHECK_MATRIX(A, "K2_Matrix_dup");
-  GrB_Info info = k2_matrix_dup(C, A);
-  if (info == GrB_SUCCESS) k2_api_lines_copy(*C, A);
-  return info;
+  return k2_matrix_dup(C, A);
 }
 
 GrB_Info K2_Matrix_setBottomCodes(K2_Matrix A, bool keep) {

@@ -36,7 +36,22 @@ static uint64_t k2_occupancy_bytes(const void *state) {
   const k2_occupancy *o = state;
   return sizeof *o + o->n;
 }
-static const k2_slot_ops k2_occupancy_ops = {k2_occupancy_free, k2_occupancy_bytes, false};
+// A copy for a matrix with the same tree (K2_Matrix_dup: PageRank's and WCC's copies with bottom
+// codes would otherwise compute the occupancy of both directions in every run), or NULL.
+static void *k2_occupancy_copy(const void *state) {
+  const k2_occupancy *o = state;
+  k2_occupancy *c = malloc(sizeof *c);
+  uint8_t *bytes = malloc(o->n > 0 ? o->n : 1);
+  if (c == NULL || bytes == NULL) {
+    free(c);
+    free(bytes);
+    return NULL;
+  }
+  *c = *o;
+  c->bytes = memcpy(bytes, o->bytes, o->n);
+  return c;
+}
+static const k2_slot_ops k2_occupancy_ops = {k2_occupancy_free, k2_occupancy_bytes, false, k2_occupancy_copy};
 
 // A per-row summary of A as one product of the engines over a constant multiply with weight 1
 // (every x ignored, so x is zeros): *y gets n values of type t (malloc'd). It runs outside the
@@ -111,7 +126,20 @@ static uint64_t k2_degrees_bytes(const void *state) {
   const k2_degrees *d = state;
   return sizeof *d + d->n * sizeof(int64_t);
 }
-static const k2_slot_ops k2_degrees_ops = {k2_degrees_free, k2_degrees_bytes, false};
+static void *k2_degrees_copy(const void *state) {
+  const k2_degrees *d = state;
+  k2_degrees *c = malloc(sizeof *c);
+  int64_t *deg = malloc((d->n > 0 ? d->n : 1) * sizeof *deg);
+  if (c == NULL || deg == NULL) {
+    free(c);
+    free(deg);
+    return NULL;
+  }
+  *c = *d;
+  c->deg = memcpy(deg, d->deg, d->n * sizeof *deg);
+  return c;
+}
+static const k2_slot_ops k2_degrees_ops = {k2_degrees_free, k2_degrees_bytes, false, k2_degrees_copy};
 
 GrB_Info k2_api_degrees(const int64_t **deg, uint64_t *occupied, K2_Matrix A, bool left) {
   GrB_Info info = k2_matrix_wait(A);
@@ -143,36 +171,4 @@ uint64_t k2_api_line_count(K2_Matrix A, bool by_col, uint64_t idx) {
   if (d != NULL && idx < d->n) return (uint64_t)d->deg[idx];
   const k2_occupancy *o = k2_slot_get(A, by_col ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS);
   return o != NULL && idx < o->n && o->bytes[idx] == 0 ? 0 : K2_LINE_UNKNOWN;
-}
-
-// A malloc'd copy of n bytes from p (at least one byte), or NULL.
-static void *k2_bytes_dup(const void *p, size_t n) {
-  void *q = malloc(n > 0 ? n : 1);
-  if (q != NULL && n > 0) memcpy(q, p, n);
-  return q;
-}
-
-// C, a copy of A's tree (K2_Matrix_dup), gets copies of A's cached line summaries: they describe
-// the pattern, which the copy shares, and each would otherwise cost C a traversal (PageRank's and
-// WCC's copies with bottom codes would compute the occupancy of both directions in every run).
-// A summary that finds no memory is left out (C computes it when it needs it).
-void k2_api_lines_copy(K2_Matrix C, K2_Matrix A) {
-  for (int left = 0; left < 2; left++) {
-    const k2_slot_id occ_id = left ? K2_SLOT_OCCUPIED_COLS : K2_SLOT_OCCUPIED_ROWS;
-    const k2_slot_id deg_id = left ? K2_SLOT_DEGREE_COLS : K2_SLOT_DEGREE_ROWS;
-    const k2_occupancy *o = k2_slot_get(A, occ_id);
-    k2_occupancy *oc = o != NULL ? k2_bytes_dup(o, sizeof *o) : NULL;
-    if (oc != NULL && (oc->bytes = k2_bytes_dup(o->bytes, o->n)) != NULL) {
-      (void)k2_slot_offer(C, occ_id, &k2_occupancy_ops, oc);
-    } else {
-      free(oc);
-    }
-    const k2_degrees *d = k2_slot_get(A, deg_id);
-    k2_degrees *dc = d != NULL ? k2_bytes_dup(d, sizeof *d) : NULL;
-    if (dc != NULL && (dc->deg = k2_bytes_dup(d->deg, d->n * sizeof *d->deg)) != NULL) {
-      (void)k2_slot_offer(C, deg_id, &k2_degrees_ops, dc);
-    } else {
-      free(dc);
-    }
-  }
 }

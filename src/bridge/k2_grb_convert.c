@@ -44,7 +44,7 @@ static uint64_t k2_grb_slot_bytes(const void *state) {
   size_t b = 0;
   return GxB_Matrix_memoryUsage(&b, (GrB_Matrix)state) == GrB_SUCCESS ? b : 0;
 }
-static const k2_slot_ops k2_grb_slot_ops = {k2_grb_slot_free, k2_grb_slot_bytes, true};
+static const k2_slot_ops k2_grb_slot_ops = {k2_grb_slot_free, k2_grb_slot_bytes, true, NULL};
 
 GrB_Info K2_Matrix_toGrB(GrB_Matrix *G, K2_Matrix A, GrB_Type type) {
   if (G == NULL) K2_FAIL(GrB_NULL_POINTER, "K2_Matrix_toGrB: G is NULL");

@@ -36,7 +36,7 @@ static uint64_t k2_omp_state_bytes(const void *state) {
   return b;
 }
 
-static const k2_slot_ops k2_omp_state_ops = {k2_omp_state_free, k2_omp_state_bytes, false};
+static const k2_slot_ops k2_omp_state_ops = {k2_omp_state_free, k2_omp_state_bytes, false, NULL};
 
 static bool k2_omp_ready(const void *state, const void *need) {
   const k2_omp_state *s = state;

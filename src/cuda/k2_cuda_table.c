@@ -12,7 +12,7 @@
 
 static void k2_cuda_state_free(void *state) { k2_cuda_release(state); }
 
-static const k2_slot_ops k2_cuda_state_ops = {k2_cuda_state_free, NULL, false};
+static const k2_slot_ops k2_cuda_state_ops = {k2_cuda_state_free, NULL, false, NULL};
 
 static bool k2_cuda_engine_available(char *why, size_t len) {
   if (k2_cuda_available()) return true;

@@ -170,6 +170,9 @@ GrB_Info k2_matrix_dup(K2_Matrix *C, K2_Matrix A) {
   k2_tree_clear(&M->tree);
   M->tree = t;
   M->weight = A->weight;
+  // the derived states that describe the pattern (cached degrees, occupancy) come along: each
+  // would otherwise cost the copy a traversal
+  k2_slots_copy(M, A);
   *C = M;
   return GrB_SUCCESS;
 }

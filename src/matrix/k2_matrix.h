@@ -259,5 +259,7 @@ void k2_slot_drop(K2_Matrix A, k2_slot_id id);
 void k2_slots_drop(K2_Matrix A, bool weighted_only);
 // Host bytes held by the slots.
 uint64_t k2_slots_bytes(K2_Matrix A);
+// C's slots get copies of A's states whose operations can copy them (C: a fresh copy of A's tree).
+void k2_slots_copy(K2_Matrix C, K2_Matrix A);
 
 #endif

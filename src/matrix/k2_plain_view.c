@@ -28,7 +28,7 @@ static uint64_t k2_plain_bytes(const void *state) {
   return b;
 }
 
-static const k2_slot_ops k2_plain_ops = {k2_plain_release, k2_plain_bytes, false};
+static const k2_slot_ops k2_plain_ops = {k2_plain_release, k2_plain_bytes, false, NULL};
 
 // Quadrant b (b = 2 * lower half of the rows + right half of the columns, the signatures'
 // numbering) of a leaf of side 2^leaf_log, as a leaf of half the side (cells row-major).

@@ -67,6 +67,17 @@ void k2_slots_drop(K2_Matrix A, bool weighted_only) {
   }
 }
 
+void k2_slots_copy(K2_Matrix C, K2_Matrix A) {
+  pthread_mutex_lock(&A->lock);
+  for (int k = 0; k < K2_SLOT_COUNT; k++) {
+    const k2_slot *slot = &A->slots[k];
+    if (slot->state == NULL || slot->ops == NULL || slot->ops->copy == NULL) continue;
+    void *s = slot->ops->copy(slot->state);
+    if (s != NULL) (void)k2_slot_offer(C, (k2_slot_id)k, slot->ops, s);
+  }
+  pthread_mutex_unlock(&A->lock);
+}
+
 uint64_t k2_slots_bytes(K2_Matrix A) {
   uint64_t b = 0;
   pthread_mutex_lock(&A->lock);

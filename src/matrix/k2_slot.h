@@ -27,6 +27,9 @@ typedef struct {
   void (*release)(void *state);          // frees the state
   uint64_t (*bytes)(const void *state);  // host bytes it holds (NULL: none)
   bool weighted;                         // derived from the edge weight: dropped when it changes
+  // a copy for a matrix with the same tree (K2_Matrix_dup), or NULL where there is none (no
+  // memory); copy NULL: the state stays with its matrix (engine state, derived copies)
+  void *(*copy)(const void *state);
 } k2_slot_ops;
 
 #endif
