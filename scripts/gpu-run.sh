@@ -17,7 +17,8 @@
 #   (an upload not yet landed when the first product ran) showed only this way.
 # PAR=1: test and the sanitizer steps run each cmocka test of test_gpu_product as its own
 # process, all at once (one GPU, many CPU cores: the sanitizers are host-bound), each capped at
-# PAR_TIMEOUT seconds (default 480).
+# PAR_TIMEOUT seconds (default 480); test_real_graphs as REAL_SHARDS processes (default 6), each
+# checking a share of the real graphs (K2GRB_GPU_SHARD=i/n).
 # Graph data: the files under .gpudata/ (copied from the data folder by scripts/gpu-prepare.sh).
 # Bench options: BENCH_ARGS (passed to bench_gpu), e.g. "--rmat 22,24 --web 1e8".
 # algorithms: bench_algorithms with the CUDA engine against SuiteSparse on all the host's cores;
@@ -90,12 +91,19 @@ for step in $STEPS; do
       if [ "${PAR:-0}" = 1 ]; then
         log "test_gpu_product, one process per test"
         for name in $(gpu_test_names); do
+          if [ $name = test_real_graphs ]; then  # its graphs split over REAL_SHARDS processes
+            for ((i = 0; i < ${REAL_SHARDS:-6}; i++)); do
+              K2GRB_GPU_SHARD=$i/${REAL_SHARDS:-6} K2GRB_GPU_FILTER=$name timeout ${PAR_TIMEOUT:-480} \
+                $BUILD/tests/test_gpu_product >"$OUT/test-$name-$i.log" 2>&1 &
+            done
+            continue
+          fi
           K2GRB_GPU_FILTER=$name timeout ${PAR_TIMEOUT:-480} $BUILD/tests/test_gpu_product \
             >"$OUT/test-$name.log" 2>&1 &
         done
         wait_all || rc=1
-        for name in $(gpu_test_names); do
-          echo "$name: $(grep -E 'PASSED|FAILED|real graphs' "$OUT/test-$name.log" | tr '\n' ' ')"
+        for log in $(ls "$OUT"/test-test_*.log); do
+          echo "$(basename $log .log): $(grep -E 'PASSED|FAILED|real graphs' "$log" | tr '\n' ' ')"
         done | tee -a "$OUT/run.log"
       else
         log "ctest -L gpu"
