@@ -202,19 +202,19 @@ static inline bool k2a_device_result_stands(GrB_Info info, char *msg) {
   return false;
 }
 
-// *B: a copy of A with its bottom codes in memory (K2_Matrix_setBottomCodes) for a run of many
-// full products on the CPU, or NULL where A's products run elsewhere (the CUDA engine, a device
-// that serves A), A has the codes already, the OpenMP engine would not start from them (leaves
-// other than plain 2x2, full blocks) or A has fewer than K2A_BOTTOM_COPY_MIN_NODES internal
-// nodes. The copy holds the tree again, 8 bytes per node of the last internal level for the
-// codes and as much for the engine's decoded level, all made again by every run (the codes of
-// wiki-Vote's 2.6 x 10^5 internal nodes in 0.35 ms on 2 threads, ca-CondMat's 1.2 x 10^6 in
-// 1.3 ms). On 2 threads the limit went 2^19 -> 2^17 (eight real graphs 0.5-0.8x their time) and,
-// once the OpenMP plans held 128 tasks per thread, 2^17 -> 2^15 -> 2^13 -> 2^10, each step faster
-// on 3-8 graphs and slower on none (PageRank 1.66 -> 1.44 of SuiteSparse over the 39; at no limit
-// bucky's 10 us went to 15, docs/benchmarks.md).
-#define K2A_BOTTOM_COPY_MIN_NODES (UINT64_C(1) << 10)
-K2A_INTERNAL GrB_Info k2a_bottom_copy(K2_Matrix *B, K2_Matrix A);
+// *B: a copy of A whose last internal level the OpenMP engine keeps decoded
+// (K2_Matrix_setDecodedLevel) for a run of many full products on the CPU, or NULL where A's
+// products run elsewhere (the CUDA engine, a device that serves A), A keeps its bottom codes (the
+// level comes with them), the engine would not decode it (leaves other than plain 2x2, full
+// blocks) or A has fewer than K2A_DECODED_COPY_MIN_NODES internal nodes. The copy holds the tree
+// again and 8 bytes per node of the last internal level, made again by every run (by one descent
+// in its first product). On 2 threads the limit went 2^19 -> 2^17 (eight real graphs 0.5-0.8x
+// their time) and, once the OpenMP plans held 128 tasks per thread, 2^17 -> 2^15 -> 2^13 -> 2^10,
+// each step faster on 3-8 graphs and slower on none (then with the bottom codes, which cost more
+// to make: PageRank 1.66 -> 1.44 of SuiteSparse over the 39; at no limit bucky's 10 us went to 15,
+// docs/benchmarks.md).
+#define K2A_DECODED_COPY_MIN_NODES (UINT64_C(1) << 10)
+K2A_INTERNAL GrB_Info k2a_decoded_copy(K2_Matrix *B, K2_Matrix A);
 
 // PageRank (LAGraph model, or GAP's) with its vectors on the GPU (k2_pagerank_device.c); as
 // k2_bfs_device.

@@ -133,6 +133,16 @@ GrB_Info K2_Matrix_dup(K2_Matrix *C, K2_Matrix A);
 // (GrB_OUT_OF_MEMORY) A is unchanged.
 GrB_Info K2_Matrix_setBottomCodes(K2_Matrix A, bool keep);
 
+// Let the CPU engine keep the last internal level of A's tree decoded (keep = true), without the
+// bottom codes: 8 bytes per node of that level (about 1 to 2 times the tree; counted in
+// K2_Matrix_memoryUsage's cache), built by one descent of the tree in the first product that
+// reads it — the full plus-times, integer min/max and single-vector ANY products on trees of
+// 2x2 leaves without full blocks (other trees ignore the request) — and read by those products
+// instead of the internal levels. false drops it. A request, not a format: K2_Matrix_save does
+// not record it; K2_Matrix_dup copies it. For a loop of many full products on the CPU: PageRank
+// and WCC run on a copy with it (docs/algorithms.md). Not while another thread uses A.
+GrB_Info K2_Matrix_setDecodedLevel(K2_Matrix A, bool keep);
+
 //==============================================================================================
 // queries
 //==============================================================================================

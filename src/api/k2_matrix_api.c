@@ -67,6 +67,12 @@ GrB_Info K2_Matrix_setBottomCodes(K2_Matrix A, bool keep) {
   return k2_matrix_set_bottom_codes(A, keep);
 }
 
+GrB_Info K2_Matrix_setDecodedLevel(K2_Matrix A, bool keep) {
+  K2_CHECK_MATRIX(A, "K2_Matrix_setDecodedLevel");
+  k2_matrix_set_decoded_level(A, keep);
+  return GrB_SUCCESS;
+}
+
 //==============================================================================================
 // build and edits
 //==============================================================================================

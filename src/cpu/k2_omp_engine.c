@@ -3,7 +3,8 @@
 //
 // Its state per matrix: the task plan of each direction, built by the first product in that
 // direction, and the decoded bottom level, built by the first product that reads it (the plus
-// kernel and the integer min/max kernels on a tree with cached bottom codes). A part that cannot be built (no memory) is
+// kernel, the integer min/max kernels and ANY on one vector, on a tree with cached bottom codes
+// or whose matrix asks for the level, K2_Matrix_setDecodedLevel). A part that cannot be built (no memory) is
 // left out: the product then plans for itself or decodes the codes as it goes.
 #include <stdlib.h>
 
@@ -60,7 +61,7 @@ static int k2_omp_prepare(void **state, const void *need) {
   }
   if (s->blocks == NULL && k2_omp_blocks_apply(n->A, n->P)) {
     uint64_t *blocks = NULL, count = 0;
-    if (k2_omp_blocks_new(n->A, &blocks, &count) == 0) {
+    if (k2_omp_blocks_new(n->A, s->plan[d], &blocks, &count) == 0) {
       s->blocks_count = count;
       __atomic_store_n(&s->blocks, blocks, __ATOMIC_RELEASE);
     }

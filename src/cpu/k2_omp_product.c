@@ -264,9 +264,10 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
 
 // ---- the decoded bottom level -------------------------------------------------------------------
 
-// A cached bottom codes of 4x4 blocks whose block numbers fit the entry's 24-bit fields.
+// Cached bottom codes, or the matrix's request (K2_Matrix_setDecodedLevel), of 4x4 blocks whose
+// block numbers fit the entry's 24-bit fields.
 static bool k2_omp_blocks_fit(const k2_view *A) {
-  return A->bottom_codes != NULL && A->leaf_log == 1 && A->leafc == NULL && A->side_log <= 26 &&
+  return (A->bottom_codes != NULL || A->decoded_level) && A->leaf_log == 1 && A->leafc == NULL && A->side_log <= 26 &&
          A->n_internal > 0 && A->n_full == 0;
 }
 
@@ -276,7 +277,59 @@ bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
   return k2_omp_decoded_kernel(P, k2_omp_select(A, P)) != NULL;
 }
 
-int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
+// One tile of last-level nodes decoded into P->y, the decoded level (a leaf action of the descent:
+// the nodes' origins in cells come from the levels above, their patterns from their leaves).
+static void k2_omp_decode_tile(const k2_view *A, const k2_product *P, const uint64_t *org,
+                               uint64_t first, uint64_t count, uint64_t q) {
+  const uint32_t last = A->levels - 1, shift = A->side_log - last;
+  uint64_t *b = (uint64_t *)P->y + (first - A->level_start[last]);
+  for (uint64_t i = 0; i < count; i++) {
+    const uint32_t S = k2_omp_block4(A, k2_view_sig(A, first + i), &q, true);
+    const uint64_t r = K2_ORIGIN_ROW(org[i]) >> shift, c = K2_ORIGIN_COL(org[i]) >> shift;
+    b[i] = (r << 40) | (c << 16) | S;
+  }
+}
+
+// The decoded level of a tree without bottom codes: one descent of the plan's tasks, each
+// writing the range of the level below it (no codes array: it would cost as much memory again).
+static int k2_omp_blocks_descend(const k2_view *A, const k2_omp_plan *cached, uint64_t *b) {
+  const k2_omp_plan *plan = cached;
+  k2_omp_plan *own = NULL;
+  if (plan == NULL) {
+    int rc = k2_omp_plan_new(A, false, &own);
+    if (rc != 0) return rc;
+    plan = own;
+  }
+  const int nthreads = plan->nthreads;
+  const uint32_t lvl0 = plan->task_level;
+  const uint64_t tile = K2_OMP_TILE + 4, per_thread = (A->levels - lvl0) * tile;
+  uint64_t *buf = k2_malloc((uint64_t)nthreads * per_thread * sizeof(uint64_t));
+  if (buf == NULL) {
+    k2_omp_plan_free(own);
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the tiles of %d thread%s", nthreads,
+            nthreads == 1 ? "" : "s");
+  }
+  k2_product P;  // the decode's only output
+  memset(&P, 0, sizeof P);
+  P.y = b;
+#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
+  {
+    k2_omp_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    uint64_t *mine = buf + (uint64_t)omp_get_thread_num() * per_thread;
+    for (uint32_t l = lvl0; l < A->levels; l++) sc.origin[l] = mine + (l - lvl0) * tile;
+#pragma omp for schedule(dynamic, 16)
+    for (uint64_t k = 0; k < plan->ntasks; k++) {
+      sc.origin[lvl0][0] = plan->tasks[k].origin;
+      k2_omp_descend(A, &P, k2_omp_decode_tile, &sc, lvl0, plan->tasks[k].node, 1);
+    }
+  }
+  free(buf);
+  k2_omp_plan_free(own);
+  return 0;
+}
+
+int k2_omp_blocks_new(const k2_view *A, const k2_omp_plan *plan, uint64_t **blocks, uint64_t *count) {
   if (!k2_omp_blocks_fit(A)) return K2_DECLINED;
   pthread_once(&k2_omp_tables_once, k2_block_tables_init);
   const uint32_t last = A->levels - 1;
@@ -285,6 +338,16 @@ int k2_omp_blocks_new(const k2_view *A, uint64_t **blocks, uint64_t *count) {
   if (b == NULL)
     K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the decoded bottom level (%llu nodes)",
             (unsigned long long)n);
+  if (A->bottom_codes == NULL) {
+    const int rc = k2_omp_blocks_descend(A, plan, b);
+    if (rc != 0) {
+      free(b);
+      return rc;
+    }
+    *blocks = b;
+    *count = n;
+    return 0;
+  }
   // contiguous ranges of the level, each from its first node's first leaf (a directory lookup)
   const int nt = n < 16384 ? 1 : omp_get_max_threads();
 #pragma omp parallel num_threads(nt) if (nt > 1)
@@ -332,7 +395,7 @@ static void k2_omp_full_chunk(const k2_view *A, const k2_product *P, k2_omp_leaf
                               const k2_omp_plan *plan, uint64_t c) {
   const k2_omp_task *tasks = plan->tasks;
   for (uint64_t k = plan->chunk_start[c]; k < plan->chunk_start[c + 1]; k++) {
-    if (A->bottom_codes != NULL) {
+    if (A->bottom_codes != NULL || blocks != NULL) {
       k2_omp_bottom(A, P, leaf, blocks, decoded, sc, tasks[k].f_lo, tasks[k].f_hi);
       continue;
     }
@@ -545,9 +608,11 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   // Whatever can fail comes first, before y is written and before a team starts: a thread
   // cannot leave a parallel region early (the others would wait for it at the loop's barrier),
   // so the scratch of every thread is allocated here and the region holds nothing that fails.
-  // One thread and the bottom codes cached: ownership does not matter, so the whole last level is
-  // one range, with no plan (a small tree has thousands of tasks of a few blocks each).
-  const bool one_range = want_threads == 1 && A->bottom_codes != NULL;
+  // One thread and the bottom codes cached (or the level decoded): ownership does not matter, so
+  // the whole last level is one range, with no plan (a small tree has thousands of tasks of a few
+  // blocks each).
+  const bool from_bottom = A->bottom_codes != NULL || blocks != NULL;
+  const bool one_range = want_threads == 1 && from_bottom;
   // the matrix's cached plan when it fits (same direction and thread count), else a fresh one
   const k2_omp_plan *plan = one_range ? NULL : cached;
   k2_omp_plan *own = NULL;
@@ -560,7 +625,7 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   // per thread, a tile buffer for each level it expands: from the task level down (the
   // descent), the last internal level alone (the bottom codes), or none (decoded bottom level);
   // separate buffers of a tile each, small enough for the allocator's fast path
-  const uint32_t lvl0 = A->bottom_codes != NULL ? last : plan->task_level;
+  const uint32_t lvl0 = from_bottom ? last : plan->task_level;
   const uint64_t nlev = blocks != NULL ? 0 : A->levels - lvl0, nbuf = (uint64_t)nthreads * nlev;
   uint64_t **scratch = NULL;
   if (nbuf > 0) {

@@ -96,6 +96,7 @@ GrB_Info k2_dispatch_product(K2_Matrix A, const k2_product *P, K2_Engine *ran) {
   if (info != GrB_SUCCESS) return info;
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
+  v.decoded_level = A->decoded_level;
   // the engines in preference order: the GPU when asked for, or AUTO with a device; then OpenMP;
   // the reference engine last, or alone on request
   const k2_engine *order[3];

@@ -170,6 +170,7 @@ GrB_Info k2_matrix_dup(K2_Matrix *C, K2_Matrix A) {
   k2_tree_clear(&M->tree);
   M->tree = t;
   M->weight = A->weight;
+  M->decoded_level = A->decoded_level;
   // the derived states that describe the pattern (cached degrees, occupancy) come along: each
   // would otherwise cost the copy a traversal
   k2_slots_copy(M, A);
@@ -200,6 +201,16 @@ GrB_Info k2_matrix_set_bottom_codes(K2_Matrix A, bool keep) {
     k2_slot_drop(A, K2_SLOT_PLAIN);
   }
   return GrB_SUCCESS;
+}
+
+void k2_matrix_set_decoded_level(K2_Matrix A, bool keep) {
+  pthread_mutex_lock(&A->lock);
+  const bool dropped = A->decoded_level && !keep;
+  A->decoded_level = keep;
+  pthread_mutex_unlock(&A->lock);
+  // the OpenMP engine's state holds the decoded level (its plans are rebuilt at the next
+  // product); with the bottom codes kept the level stays, as those bring it anyway
+  if (dropped && A->tree.bottom_codes == NULL) k2_slot_drop(A, K2_SLOT_OPENMP);
 }
 
 //==============================================================================================

@@ -76,6 +76,7 @@ struct K2_Matrix_opaque {
   // what the layers above derive from the tree, freed when it changes (src/matrix/k2_slot.c)
   pthread_mutex_t lock;
   k2_slot slots[K2_SLOT_COUNT];
+  bool decoded_level;       // K2_Matrix_setDecodedLevel: not a format choice, never saved
   char error[256];          // last error on this object
 };
 
@@ -210,6 +211,7 @@ GrB_Info k2_matrix_build_64(K2_Matrix A, const uint64_t *I, const uint64_t *J, u
 GrB_Info k2_matrix_dup(K2_Matrix *C, K2_Matrix A);
 // K2_Matrix_setBottomCodes after its checks.
 GrB_Info k2_matrix_set_bottom_codes(K2_Matrix A, bool keep);
+void k2_matrix_set_decoded_level(K2_Matrix A, bool keep);
 // Queue an insertion or removal of (i, j) (in range, unchecked); `where` names the call in
 // messages.
 GrB_Info k2_matrix_queue(K2_Matrix A, uint64_t i, uint64_t j, bool insert, const char *where);

@@ -312,6 +312,7 @@ void k2_tree_view(k2_view *v, const k2_tree *t, double weight) {
   v->bottom_codes = t->bottom_codes;
   v->weight = weight;
   v->n_full = t->n_full;
+  v->decoded_level = false;  // a matrix's request, set by the dispatcher
 }
 
 static void *k2_dup_words(const uint64_t *src, uint64_t n, bool *ok) {

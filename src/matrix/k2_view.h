@@ -73,6 +73,8 @@ typedef struct {
   const uint64_t *bottom_codes; // codes of level levels-1, or NULL
   double weight;                  // the edge weight (iso value)
   uint64_t n_full;                // internal nodes marked full (signature 0)
+  bool decoded_level;             // the matrix asks the CPU engine to keep its last internal
+                                  // level decoded (K2_Matrix_setDecodedLevel)
 } k2_view;
 
 // 4-bit signature of internal node p.

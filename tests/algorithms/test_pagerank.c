@@ -145,11 +145,11 @@ static void test_ldbc(void **state) {
   if (done == 0) skip();
 }
 
-// PageRank (LAGraph, LDBC) on a tree large enough for the CPU run's copy with bottom codes:
-// the ranks of SuiteSparse's run, and the caller's matrix untouched (same bytes, no codes, and,
-// where the host runs it, no engine state from the products: they ran on the copy). A small
-// graph, which runs on its tree, shows that the products leave that state.
-static void test_bottom_copy(void **state) {
+// PageRank (LAGraph, LDBC) on a tree large enough for the CPU run's copy with its last level
+// decoded: the ranks of SuiteSparse's run, and the caller's matrix untouched (same bytes, no
+// codes, and, where the host runs it, no engine state from the products: they ran on the copy).
+// A small graph, which runs on its tree, shows that the products leave that state.
+static void test_decoded_copy(void **state) {
   (void)state;
   K2_Engine engine = K2_ENGINE_AUTO;
   K2_ASSERT_OK(K2_get_engine(&engine));
@@ -172,7 +172,7 @@ static void test_bottom_copy(void **state) {
     const bool host = engine == K2_ENGINE_OPENMP || (engine == K2_ENGINE_AUTO && !served);
     K2_MemoryUsage u0, u1;
     K2_ASSERT_OK(K2_Matrix_memoryUsage(&u0, g.K));
-    const bool copied = host && u0.internal_nodes >= (1u << 10);  // K2A_BOTTOM_COPY_MIN_NODES
+    const bool copied = host && u0.internal_nodes >= (1u << 10);  // K2A_DECODED_COPY_MIN_NODES
     print_message("%llu vertices, %llu internal nodes\n", (unsigned long long)n, (unsigned long long)u0.internal_nodes);
     assert_int_equal(copied, s == 1 && host);  // the sizes are chosen on either side
     GrB_Index nb0 = 0, nb1 = 0;
@@ -236,6 +236,6 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_karate), cmocka_unit_test(test_west0067),
       cmocka_unit_test(test_ldbc_directed_example), cmocka_unit_test(test_gap_sinks),
-      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_bottom_copy), cmocka_unit_test(test_errors)};
+      cmocka_unit_test(test_ldbc), cmocka_unit_test(test_decoded_copy), cmocka_unit_test(test_errors)};
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }

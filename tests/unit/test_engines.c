@@ -190,6 +190,13 @@ static void test_random_matrices(void **state) {
     snprintf(name, sizeof name, "random %llux%llu, k2+F", (unsigned long long)L.nrows, (unsigned long long)L.ncols);
     check_all(Af, G, name, false);
     K2_Matrix_free(&Af);
+    // the same matrix asking for its last level decoded: the OpenMP engine decodes it by a
+    // descent and reads it
+    K2_Matrix Ad = k2_test_matrix(&L, NULL);
+    K2_ASSERT_OK(K2_Matrix_setDecodedLevel(Ad, true));
+    snprintf(name, sizeof name, "random %llux%llu, decoded", (unsigned long long)L.nrows, (unsigned long long)L.ncols);
+    check_all(Ad, G, name, false);
+    K2_Matrix_free(&Ad);
     GrB_Matrix_free(&G);
     K2_Matrix_free(&A);
     k2_coo_free(&L);
@@ -226,8 +233,8 @@ static void assert_same_product(K2_Matrix A, GrB_Matrix G, GrB_Semiring sr, GrB_
   GrB_Vector_free(&e);
 }
 
-// The integer MIN and MAX kernels read the decoded last level of a tree with its bottom codes,
-// as the plus kernel does: a first MIN product caches as much engine state as a first plus
+// The integer MIN and MAX kernels read the decoded last level of a tree with its bottom codes, or
+// of one whose matrix asks for it, as the plus kernel does: a first MIN product caches as much engine state as a first plus
 // product on a twin (the plan and the decoded level), and the products of every multiply, both
 // directions, INT32 and INT64, equal SuiteSparse's (sides not multiples of 4: the edge blocks).
 static void test_decoded_min_max(void **state) {
@@ -240,8 +247,14 @@ static void test_decoded_min_max(void **state) {
   K2_Format_default(&fmt);
   fmt.cache_bottom_codes = true;
   K2_ASSERT_OK(K2_set_engine(K2_ENGINE_OPENMP));
-  for (int left = 0; left < 2; left++) {
-    K2_Matrix A = k2_test_matrix(&L, &fmt), T = k2_test_matrix(&L, &fmt);
+  // the level decoded from the bottom codes (k2+B), and by a descent on a matrix that asks for it
+  for (int how = 0; how < 4; how++) {
+    const bool left = how & 1, asked = how >= 2;
+    K2_Matrix A = k2_test_matrix(&L, asked ? NULL : &fmt), T = k2_test_matrix(&L, asked ? NULL : &fmt);
+    if (asked) {
+      K2_ASSERT_OK(K2_Matrix_setDecodedLevel(A, true));
+      K2_ASSERT_OK(K2_Matrix_setDecodedLevel(T, true));
+    }
     K2_MemoryUsage a0, a1, t0, t1;
     K2_ASSERT_OK(K2_Matrix_memoryUsage(&a0, A));
     K2_ASSERT_OK(K2_Matrix_memoryUsage(&t0, T));
@@ -280,7 +293,7 @@ static void test_decoded_min_max(void **state) {
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
       char what[96];
-      snprintf(what, sizeof what, "%s, %s, k2+B", cases[c].name, left ? "vxm" : "mxv");
+      snprintf(what, sizeof what, "%s, %s, %s", cases[c].name, left ? "vxm" : "mxv", asked ? "decoded" : "k2+B");
       assert_same_product(A, G, cases[c].sr, cases[c].t, left, what);
     }
     K2_Matrix_free(&A);
@@ -363,6 +376,10 @@ static void test_real_graphs(void **state) {
     snprintf(name, sizeof name, "%s, k2+F", graphs[g]);
     check_all(Af, G, name, false);
     K2_Matrix_free(&Af);
+    // asking for the last level decoded (made by a descent, no codes)
+    K2_ASSERT_OK(K2_Matrix_setDecodedLevel(A, true));
+    snprintf(name, sizeof name, "%s, decoded", graphs[g]);
+    check_all(A, G, name, false);
     GrB_Matrix_free(&G);
     K2_Matrix_free(&A);
     K2_Edges_free(&E);

@@ -407,6 +407,67 @@ static void forced_on(const fixture *f, uint64_t n, k2_rng *rng, long *cases) {
   free(xd);
 }
 
+// The decoded last level made by one descent of the tree (a matrix that asks for it,
+// K2_Matrix_setDecodedLevel) equals the one decoded from the bottom codes, entry for entry: with
+// no plan, with a plan of either direction, on trees from a lone root block to one large enough
+// for a team of threads, sides not multiples of 4. A tree with neither codes nor the request, or
+// with 4x4 leaves, declines.
+static void test_decoded_by_descent(void **state) {
+  (void)state;
+  const uint64_t shapes[][3] = {{1, 1, 1}, {3, 3, 5}, {7, 300, 500}, {513, 1025, 20000}, {40000, 30001, 150000}};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    k2_rng rng = {900 + s};
+    k2_coo_list L;
+    k2_coo_random(&L, shapes[s][0], shapes[s][1], shapes[s][2], &rng);
+    K2_Format fmt;
+    K2_Format_default(&fmt);
+    fmt.cache_bottom_codes = true;
+    K2_Matrix B = k2_test_matrix(&L, &fmt), A = k2_test_matrix(&L, NULL);
+    K2_ASSERT_OK(k2_matrix_wait(A));
+    K2_ASSERT_OK(k2_matrix_wait(B));
+    k2_view vb, va;
+    k2_tree_view(&vb, &B->tree, B->weight);
+    k2_tree_view(&va, &A->tree, A->weight);
+    uint64_t *want = NULL, *got = NULL, nw = 0, ng = 0;
+    assert_int_equal(k2_omp_blocks_new(&va, NULL, &got, &ng), K2_DECLINED);  // not asked for
+    assert_int_equal(k2_omp_blocks_new(&vb, NULL, &want, &nw), 0);
+    va.decoded_level = true;
+    for (int plan = 0; plan < 3; plan++) {
+      k2_omp_plan *p = NULL;
+      if (plan > 0) assert_int_equal(k2_omp_plan_new(&va, plan == 2, &p), 0);
+      assert_int_equal(k2_omp_blocks_new(&va, p, &got, &ng), 0);
+      assert_int_equal(ng, nw);
+      for (uint64_t i = 0; i < nw; i++)
+        if (got[i] != want[i]) {
+          print_error("%llux%llu, plan %d: entry %llu: %llx (descent) vs %llx (codes)\n",
+                      (unsigned long long)L.nrows, (unsigned long long)L.ncols, plan,
+                      (unsigned long long)i, (unsigned long long)got[i], (unsigned long long)want[i]);
+          fail();
+        }
+      free(got);
+      k2_omp_plan_free(p);
+    }
+    if (s == sizeof shapes / sizeof shapes[0] - 1) {
+      print_message("%llu internal nodes, %llu decoded blocks, %d threads\n",
+                    (unsigned long long)va.n_internal, (unsigned long long)nw, omp_get_max_threads());
+      assert_true(va.n_internal + va.n_leaves >= 32768);  // the team's size (k2_omp_team_size)
+    }
+    free(want);
+    K2_Matrix_free(&A);
+    K2_Matrix_free(&B);
+    fmt.cache_bottom_codes = false;
+    fmt.leaf_log = 2;
+    K2_Matrix C = k2_test_matrix(&L, &fmt);
+    K2_ASSERT_OK(k2_matrix_wait(C));
+    k2_view vc;
+    k2_tree_view(&vc, &C->tree, C->weight);
+    vc.decoded_level = true;
+    assert_int_equal(k2_omp_blocks_new(&vc, NULL, &got, &ng), K2_DECLINED);
+    K2_Matrix_free(&C);
+    k2_coo_free(&L);
+  }
+}
+
 // ANY on the decoded last level: a tree with its bottom codes and the engine's decoded level in
 // its state, the full traversal forced (which reads the level instead of descending), against the
 // reference engine: every type and multiply, inputs of 1, a few, 1/8 and all entries, no mask or
@@ -427,7 +488,7 @@ static void test_any_decoded(void **state) {
   k2_view v;
   k2_tree_view(&v, &A->tree, A->weight);
   k2_omp_state st = {0};
-  assert_int_equal(k2_omp_blocks_new(&v, &st.blocks, &st.blocks_count), 0);
+  assert_int_equal(k2_omp_blocks_new(&v, NULL, &st.blocks, &st.blocks_count), 0);
   uint8_t *edge = calloc(n * n, 1), *xp = malloc(n), *skip = malloc(n), *p1 = malloc(n), *p2 = malloc(n);
   double *x = malloc(n * sizeof *x), *y1 = malloc(n * sizeof *y1), *y2 = malloc(n * sizeof *y2);
   assert_true(edge && xp && skip && p1 && p2 && x && y1 && y2);
@@ -650,6 +711,7 @@ int main(void) {
       cmocka_unit_test(test_batch_visits),
       cmocka_unit_test(test_forced_traversals),
       cmocka_unit_test(test_any_decoded),
+      cmocka_unit_test(test_decoded_by_descent),
       cmocka_unit_test(test_parallel_paths),
       cmocka_unit_test(test_stripes_probe),
   };
