@@ -5,6 +5,7 @@
 //                         [--reps N] [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]
 //                         [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]
 //                         [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]
+//                         [--decoded-level]
 //                         [--locality-order]
 //
 // Each algorithm of algorithms/ (one LAGraph-model body compiled twice) runs on a K2_Matrix
@@ -46,6 +47,9 @@
 // --prune sets the CUDA engine's pruned traversal (K2_Device_setPruning; default auto).
 // --bottom-codes builds the trees with their bottom codes kept (K2_Format.cache_bottom_codes,
 // k2+B: 8 bytes per node of the last internal level, full products skip the descent).
+// --decoded-level has each tree ask for its last internal level decoded (K2_Matrix_setDecodedLevel:
+// 8 bytes per node of that level, made by the first product that reads it, in the untimed
+// warm-up run, and kept with the matrix, as k2+B's decoded level is).
 // --locality-order renumbers each tree graph (K2_Graph_cachedLocalityOrder, timed apart, like
 // the out-degrees): BFS, msBFS, PageRank, SSSP and WCC, which run on the graphs, use the renumbered
 // tree where it was kept; SuiteSparse keeps the graph's own numbering.
@@ -196,6 +200,7 @@ static struct {
   int threads;            // 0: the defaults of each library
   bool cusparse;          // the cuSPARSE baseline's columns (with CUDA: on unless --no-cusparse)
   bool bottom_codes;      // the trees keep their bottom codes (K2_Format.cache_bottom_codes)
+  bool decoded_level;     // the trees ask for their last level decoded (K2_Matrix_setDecodedLevel)
   bool locality_order;    // the tree graphs renumbered (K2_Graph_cachedLocalityOrder)
 } opt = {.reps = 5, .real = true, .cusparse = CUSPARSE_BUILT};
 
@@ -417,6 +422,7 @@ static bool make_graph(bench_graph *g, K2_Edges *E, const char *name) {
   fmt.cache_bottom_codes = opt.bottom_codes;
   TRY(K2_Matrix_new_format(&g->tree, g->n, g->n, &fmt));
   TRY(K2_Matrix_build_32(g->tree, E->I, E->J, E->nvals));
+  if (opt.decoded_level) TRY(K2_Matrix_setDecodedLevel(g->tree, true));
   K2_Edges_free(E);
   double t1 = now();
   TRY(K2_Matrix_nvals(&g->nvals, g->tree));
@@ -1253,7 +1259,7 @@ static _Noreturn void usage(const char *program) {
           "usage: %s [--graphs a,b] [--no-real] [--data DIR] [--web N[,N]] [--rmat S[,S]] [--reps N]\n"
           "          [--algs bfs,msbfs,pr,sssp,wcc,products] [--csv FILE]\n"
           "          [--engine auto|openmp|cuda|reference] [--threads T] [--max-seconds S]\n"
-          "          [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]\n          [--locality-order]\n",
+          "          [--prune auto|never|always] [--cusparse|--no-cusparse] [--bottom-codes]\n          [--decoded-level] [--locality-order]\n",
           program);
   exit(2);
 }
@@ -1292,6 +1298,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--cusparse")) opt.cusparse = true;
     else if (!strcmp(a, "--no-cusparse")) opt.cusparse = false;
     else if (!strcmp(a, "--bottom-codes")) opt.bottom_codes = true;
+    else if (!strcmp(a, "--decoded-level")) opt.decoded_level = true;
     else if (!strcmp(a, "--locality-order")) opt.locality_order = true;
     else usage(argv[0]);
   }
