@@ -45,6 +45,7 @@ typedef struct {
   const char *out;                       // --out F ("-": stdout)
   bool json, parents, symmetrize, transpose, one_based, remap, check, reverse, gap;
   bool locality_order;                   // --locality-order (the algorithm commands)
+  bool decoded_level;                    // --decoded-level (the algorithm commands)
   K2_FileFormat format;                  // --format
   bool has_source;
   unsigned long long source;             // --source S

@@ -10,7 +10,8 @@
 #include "k2grb_cli.h"
 
 #define K2_CLI_READ_OPTS \
-  "--format --symmetrize --transpose --one-based --remap --engine --threads --trials --locality-order"
+  "--format --symmetrize --transpose --one-based --remap --engine --threads --trials --locality-order " \
+  "--decoded-level"
 #define K2_CLI_OUT_HELP                                                                       \
   "  --out F        write the result: one 'vertex value' line per vertex that has one, sorted\n" \
   "                 (the file's ids, 0-based unless --one-based; F = - for stdout)\n"
@@ -31,6 +32,9 @@
   "                 order, where that copy takes at most 3/4 of the tree's bytes (faster on\n"  \
   "                 graphs numbered without locality; made before the trials, timed apart);\n" \
   "                 the results keep the file's ids\n"                                            \
+  "  --decoded-level  the CPU engine keeps the tree's last internal level decoded (8 bytes per\n" \
+  "                 node of that level, made by the first trial, kept for the others): full\n"   \
+  "                 products read it instead of the levels above\n"                              \
   "Options take their value as '--source 5' or '--source=5'; '--' ends the options.\n"
 
 // The LDBC options, listed by the commands that take them (bfs, sssp, cc, pagerank).
@@ -111,6 +115,10 @@ static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const 
     }
     torder = k2_cli_now() - t0;
   }
+  if (R->o.decoded_level) {  // a request: the first product that reads the level makes it
+    K2_Matrix_setDecodedLevel(R->A, true);
+    if (R->graph != NULL && R->graph->ordered != NULL) K2_Matrix_setDecodedLevel(R->graph->ordered->K, true);
+  }
   if (R->o.check && (info = K2_Matrix_toGrB(&R->G, R->A, NULL)) != GrB_SUCCESS) {
     rc = k2_cli_fail(&R->o, K2_CLI_FAIL, info, K2_error_string(), "cannot build the SuiteSparse matrix");
     K2_Matrix_free(&R->A);
@@ -135,6 +143,7 @@ static int run_begin(k2_cli_run *R, const char *cmd, const char *allowed, const 
     k2_cli_rep_str(&R->r, "locality_order", "%s", what);
     k2_cli_rep_num(&R->r, "locality_order_seconds", "%.6f", torder);
   }
+  if (R->o.decoded_level) k2_cli_rep_str(&R->r, "decoded_level", "%s", "asked");
   if (R->o.ldbc) {
     k2_cli_rep_str(&R->r, "vertices_file", "%s", R->o.ldbc_vpath);
     k2_cli_rep_raw(&R->r, "directed", R->o.symmetrize ? "no (symmetrized)" : "yes",

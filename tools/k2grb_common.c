@@ -175,6 +175,7 @@ static const struct {
     {"threads", true}, {"trials", true},   {"ldbc", false},       {"vertices", true},
     {"graph", true},   {"compress-leaves", false}, {"leaf-log", true},
     {"full-blocks", false}, {"bottom-codes", false}, {"locality-order", false},
+    {"decoded-level", false},
 };
 #define K2_CLI_NOPTS ((int)(sizeof k2_cli_optdefs / sizeof k2_cli_optdefs[0]))
 #define K2_CLI_OPT_BASE 256
@@ -195,6 +196,7 @@ static bool k2_cli_set(k2_cli_opts *o, const char *a, const char *v) {
                : strcmp(a, "full-blocks") == 0 ? &o->full_blocks
                : strcmp(a, "bottom-codes") == 0 ? &o->bottom_codes
                : strcmp(a, "locality-order") == 0 ? &o->locality_order
+               : strcmp(a, "decoded-level") == 0 ? &o->decoded_level
                                               : NULL;
   if (flag != NULL) {
     *flag = true;
