@@ -4,8 +4,8 @@
 // Its state per matrix: the task plan of each direction, built by the first product in that
 // direction, and the decoded bottom level, built by the first product that reads it (the plus
 // kernel, the integer min/max kernels and ANY on one vector, on a tree with cached bottom codes
-// or whose matrix asks for the level, K2_Matrix_setDecodedLevel). A part that cannot be built (no memory) is
-// left out: the product then plans for itself or decodes the codes as it goes.
+// or whose matrix asks for the level, K2_Matrix_setDecodedLevel). A part that cannot be built (no
+// memory) is left out: the product then plans for itself or descends as it goes.
 #include <stdlib.h>
 
 #include "cpu/k2_omp_plan.h"

@@ -28,8 +28,8 @@ uint64_t k2_omp_plan_bytes(const k2_omp_plan *plan);
 
 // The decoded bottom level (k2_omp_state.blocks) of a tree whose bottom codes are cached (decoded
 // from them) or whose matrix asks for it (A->decoded_level: one descent over the tasks of plan, a
-// plan of either direction or NULL): 0 and a malloc'd array of *count entries (free it with free()),
-// K2_DECLINED where it does not apply (neither, leaves other than 2x2, full blocks, a side over
+// plan of either direction or NULL): 0 and a malloc'd array of *count entries (free it with
+// free()), K2_DECLINED where it does not apply (neither, leaves other than 2x2, full blocks, a side over
 // 2^26), or a GrB_Info error code.
 int k2_omp_blocks_new(const k2_view *A, const k2_omp_plan *plan, uint64_t **blocks, uint64_t *count);
 // Internal nodes the last pruned product of this thread expanded (k2_omp_pruned.inc; a test

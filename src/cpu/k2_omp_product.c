@@ -267,8 +267,8 @@ int k2_omp_plan_new(const k2_view *A, bool left, k2_omp_plan **out) {
 // Cached bottom codes, or the matrix's request (K2_Matrix_setDecodedLevel), of 4x4 blocks whose
 // block numbers fit the entry's 24-bit fields.
 static bool k2_omp_blocks_fit(const k2_view *A) {
-  return (A->bottom_codes != NULL || A->decoded_level) && A->leaf_log == 1 && A->leafc == NULL && A->side_log <= 26 &&
-         A->n_internal > 0 && A->n_full == 0;
+  return (A->bottom_codes != NULL || A->decoded_level) && A->leaf_log == 1 && A->leafc == NULL &&
+         A->side_log <= 26 && A->n_internal > 0 && A->n_full == 0;
 }
 
 bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
