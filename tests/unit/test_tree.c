@@ -650,6 +650,67 @@ static void test_set_bottom_codes(void **state) {
   assert_int_equal(K2_Matrix_setBottomCodes(NULL, true), GrB_NULL_POINTER);
 }
 
+// K2_Matrix_setDecodedLevel: products before, with and after the request equal the oracle; with
+// it the first product adds 8 bytes per last-level node to the cache and dropping it takes them
+// away; the serialized bytes never change (a request, not a format); K2_Matrix_dup copies it;
+// pending edits get the level of the edited tree; a NULL matrix is refused.
+static void test_set_decoded_level(void **state) {
+  (void)state;
+  k2_rng rng = {0xdecULL};
+  const uint64_t shapes[][3] = {{1, 1, 1}, {8, 8, 12}, {37, 900, 400}, {1000, 1000, 5000}, {4096, 64, 3000}};
+  K2_Format plain;
+  K2_Format_default(&plain);
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    k2_coo_list L;
+    k2_coo_random(&L, shapes[s][0], shapes[s][1], shapes[s][2], &rng);
+    k2_coo_canonical(&L);
+    K2_Matrix A = k2_test_matrix(&L, &plain);
+    assert_products(A, &L);
+    K2_MemoryUsage u0, u1, u2;
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&u0, A));
+    K2_ASSERT_OK(K2_Matrix_setDecodedLevel(A, true));
+    assert_same_as_built(A, &L, &plain);
+    assert_products(A, &L);
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&u1, A));
+    k2_view v;
+    k2_tree_view(&v, &A->tree, A->weight);
+    const uint64_t last = v.level_start[v.levels] - v.level_start[v.levels - 1];
+    assert_int_equal(u1.cache - u0.cache, 8 * last);
+    K2_Matrix C = NULL;
+    K2_ASSERT_OK(K2_Matrix_dup(&C, A));
+    assert_products(C, &L);
+    K2_MemoryUsage uc;
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&uc, C));
+    assert_int_equal(uc.cache, u1.cache);  // the same plans and level, made again
+    K2_Matrix_free(&C);
+    K2_ASSERT_OK(K2_Matrix_setDecodedLevel(A, false));
+    assert_products(A, &L);
+    K2_ASSERT_OK(K2_Matrix_memoryUsage(&u2, A));
+    assert_int_equal(u2.cache, u0.cache);
+    K2_Matrix_free(&A);
+    k2_coo_free(&L);
+  }
+  // an edit after the request: the level of the edited tree
+  K2_Matrix A = NULL;
+  K2_ASSERT_OK(K2_Matrix_new(&A, 8, 8));
+  K2_ASSERT_OK(K2_Matrix_build_32(A, fig_I, fig_J, 12));
+  K2_ASSERT_OK(K2_Matrix_setDecodedLevel(A, true));
+  k2_coo_list E;
+  k2_coo_alloc(&E, 8, 8, 12);
+  for (uint64_t k = 0; k < 12; k++) E.I[k] = fig_I[k], E.J[k] = fig_J[k];
+  k2_coo_canonical(&E);
+  assert_products(A, &E);
+  K2_ASSERT_OK(K2_Matrix_setElement(A, 0, 0));
+  K2_ASSERT_OK(K2_Matrix_removeElement(A, 7, 7));
+  for (uint64_t k = 0; k < 12; k++) E.I[k] = fig_I[k], E.J[k] = fig_J[k];
+  E.I[11] = 0, E.J[11] = 0;  // (7, 7), the last pair, replaced by (0, 0)
+  k2_coo_canonical(&E);
+  assert_products(A, &E);
+  k2_coo_free(&E);
+  K2_Matrix_free(&A);
+  assert_int_equal(K2_Matrix_setDecodedLevel(NULL, true), GrB_NULL_POINTER);
+}
+
 static void test_memory_usage(void **state) {
   (void)state;
   K2_Format fmt;
@@ -698,6 +759,7 @@ int main(void) {
       cmocka_unit_test(test_dup_line_caches),
       cmocka_unit_test(test_memory_usage),
       cmocka_unit_test(test_set_bottom_codes),
+      cmocka_unit_test(test_set_decoded_level),
   };
   return cmocka_run_group_tests(tests, k2_test_setup, k2_test_teardown);
 }
