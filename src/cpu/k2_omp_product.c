@@ -277,95 +277,6 @@ bool k2_omp_blocks_apply(const k2_view *A, const k2_product *P) {
   return k2_omp_decoded_kernel(P, k2_omp_select(A, P)) != NULL;
 }
 
-// One tile of last-level nodes decoded into P->y, the decoded level (a leaf action of the descent:
-// the nodes' origins in cells come from the levels above, their patterns from their leaves).
-static void k2_omp_decode_tile(const k2_view *A, const k2_product *P, const uint64_t *org,
-                               uint64_t first, uint64_t count, uint64_t q) {
-  const uint32_t last = A->levels - 1, shift = A->side_log - last;
-  uint64_t *b = (uint64_t *)P->y + (first - A->level_start[last]);
-  for (uint64_t i = 0; i < count; i++) {
-    const uint32_t S = k2_omp_block4(A, k2_view_sig(A, first + i), &q, true);
-    const uint64_t r = K2_ORIGIN_ROW(org[i]) >> shift, c = K2_ORIGIN_COL(org[i]) >> shift;
-    b[i] = (r << 40) | (c << 16) | S;
-  }
-}
-
-// The decoded level of a tree without bottom codes: one descent of the plan's tasks, each
-// writing the range of the level below it (no codes array: it would cost as much memory again).
-static int k2_omp_blocks_descend(const k2_view *A, const k2_omp_plan *cached, uint64_t *b) {
-  const k2_omp_plan *plan = cached;
-  k2_omp_plan *own = NULL;
-  if (plan == NULL) {
-    int rc = k2_omp_plan_new(A, false, &own);
-    if (rc != 0) return rc;
-    plan = own;
-  }
-  const int nthreads = plan->nthreads;
-  const uint32_t lvl0 = plan->task_level;
-  const uint64_t tile = K2_OMP_TILE + 4, per_thread = (A->levels - lvl0) * tile;
-  uint64_t *buf = k2_malloc((uint64_t)nthreads * per_thread * sizeof(uint64_t));
-  if (buf == NULL) {
-    k2_omp_plan_free(own);
-    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the tiles of %d thread%s", nthreads,
-            nthreads == 1 ? "" : "s");
-  }
-  k2_product P;  // the decode's only output
-  memset(&P, 0, sizeof P);
-  P.y = b;
-#pragma omp parallel num_threads(nthreads) if (nthreads > 1)
-  {
-    k2_omp_scratch sc;
-    memset(&sc, 0, sizeof sc);
-    uint64_t *mine = buf + (uint64_t)omp_get_thread_num() * per_thread;
-    for (uint32_t l = lvl0; l < A->levels; l++) sc.origin[l] = mine + (l - lvl0) * tile;
-#pragma omp for schedule(dynamic, 16)
-    for (uint64_t k = 0; k < plan->ntasks; k++) {
-      sc.origin[lvl0][0] = plan->tasks[k].origin;
-      k2_omp_descend(A, &P, k2_omp_decode_tile, &sc, lvl0, plan->tasks[k].node, 1);
-    }
-  }
-  free(buf);
-  k2_omp_plan_free(own);
-  return 0;
-}
-
-int k2_omp_blocks_new(const k2_view *A, const k2_omp_plan *plan, uint64_t **blocks, uint64_t *count) {
-  if (!k2_omp_blocks_fit(A)) return K2_DECLINED;
-  pthread_once(&k2_omp_tables_once, k2_block_tables_init);
-  const uint32_t last = A->levels - 1;
-  const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
-  uint64_t *b = k2_malloc((n ? n : 1) * sizeof(uint64_t));
-  if (b == NULL)
-    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the decoded bottom level (%llu nodes)",
-            (unsigned long long)n);
-  if (A->bottom_codes == NULL) {
-    const int rc = k2_omp_blocks_descend(A, plan, b);
-    if (rc != 0) {
-      free(b);
-      return rc;
-    }
-    *blocks = b;
-    *count = n;
-    return 0;
-  }
-  // contiguous ranges of the level, each from its first node's first leaf (a directory lookup)
-  const int nt = n < 16384 ? 1 : omp_get_max_threads();
-#pragma omp parallel num_threads(nt) if (nt > 1)
-  {
-    const int th = omp_get_thread_num(), nth = omp_get_num_threads();
-    const uint64_t lo = n * (uint64_t)th / (uint64_t)nth, hi = n * (uint64_t)(th + 1) / (uint64_t)nth;
-    uint64_t q = lo < hi ? k2_view_first_child(A, first + lo) - A->n_internal : 0;
-    for (uint64_t i = lo; i < hi; i++) {
-      const uint32_t S = k2_omp_block4(A, k2_view_sig(A, first + i), &q, true);
-      const uint64_t rc = k2_morton_unshuffle(A->bottom_codes[i]);  // row << 32 | column
-      b[i] = ((rc >> 32) << 40) | ((rc & UINT64_C(0xFFFFFFFF)) << 16) | S;
-    }
-  }
-  *blocks = b;
-  *count = n;
-  return 0;
-}
-
 #endif  // K2_OMP_VARIANT
 
 // k²+B: with the bottom codes cached, a task's nodes of the last internal level come straight from
@@ -409,6 +320,132 @@ static void k2_omp_scratch_free(uint64_t **scratch, uint64_t nbuf) {
   for (uint64_t i = 0; i < nbuf; i++) free(scratch[i]);
   free(scratch);
 }
+
+// Per thread, a tile buffer for each of nlev levels: separate buffers of a tile each, small
+// enough for the allocator's fast path. NULL (the error set) where they cannot all be had.
+static uint64_t **k2_omp_scratch_new(int nthreads, uint64_t nlev) {
+  const uint64_t nbuf = (uint64_t)nthreads * nlev;
+  uint64_t **scratch = k2_calloc(nbuf, sizeof *scratch);
+  bool ok = scratch != NULL;
+  for (uint64_t i = 0; i < nbuf && ok; i++) {
+    scratch[i] = k2_malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
+    ok = scratch[i] != NULL;
+  }
+  if (ok) return scratch;
+  k2_omp_scratch_free(scratch, nbuf);
+  k2_error_set(GrB_OUT_OF_MEMORY,
+               "OpenMP engine: not enough memory for the scratch buffers of %d thread%s (%llu bytes)",
+               nthreads, nthreads == 1 ? "" : "s",
+               (unsigned long long)(nbuf * (K2_OMP_TILE + 4) * sizeof(uint64_t)));
+  return NULL;
+}
+
+// The plan's chunks by the full traversal, each thread with the tile buffers of levels lvl0 ..
+// lvl0 + nlev - 1 from scratch (nlev of them per thread).
+static void k2_omp_run_chunks(const k2_view *A, const k2_product *P, k2_omp_leaf_fn leaf,
+                              k2_omp_blocks_fn blocks, const uint64_t *decoded, const k2_omp_plan *plan,
+                              uint64_t **scratch, uint32_t lvl0, uint64_t nlev) {
+  const uint64_t nc = plan->nchunks;
+  // Every thread reaches the loop. A team that cannot be started at all (pthread_create failing
+  // under a memory limit) ends the process inside libgomp ("libgomp: Thread creation failed"):
+  // OpenMP offers no way to catch that. The team may also be smaller than asked (nested
+  // regions): the loop shares the chunks among whoever is there.
+  // One thread: no OpenMP construct at all (a region of one thread still costs libgomp a futex
+  // call per region and per loop's barrier: a third of a small tree's product).
+  if (plan->nthreads > 1) {
+#pragma omp parallel num_threads(plan->nthreads)
+    {
+      k2_omp_scratch sc;
+      memset(&sc, 0, sizeof sc);
+      for (uint64_t l = 0; l < nlev; l++)
+        sc.origin[lvl0 + l] = scratch[(uint64_t)omp_get_thread_num() * nlev + l];
+#pragma omp for schedule(dynamic, 1)
+      for (uint64_t c = 0; c < nc; c++) k2_omp_full_chunk(A, P, leaf, blocks, decoded, &sc, plan, c);
+    }
+  } else {
+    k2_omp_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    for (uint64_t l = 0; l < nlev; l++) sc.origin[lvl0 + l] = scratch[l];
+    for (uint64_t c = 0; c < nc; c++) k2_omp_full_chunk(A, P, leaf, blocks, decoded, &sc, plan, c);
+  }
+}
+
+#ifndef K2_OMP_VARIANT  // the decoded level is made by the baseline build only
+// One tile of last-level nodes decoded into P->y, the decoded level (a leaf action of the full
+// traversal: the nodes' origins in cells come from the levels above, their patterns from their
+// leaves).
+static void k2_omp_decode_tile(const k2_view *A, const k2_product *P, const uint64_t *org,
+                               uint64_t first, uint64_t count, uint64_t q) {
+  const uint32_t last = A->levels - 1, shift = A->side_log - last;
+  uint64_t *b = (uint64_t *)P->y + (first - A->level_start[last]);
+  for (uint64_t i = 0; i < count; i++) {
+    const uint32_t S = k2_omp_block4(A, k2_view_sig(A, first + i), &q, true);
+    b[i] = k2_omp_decoded_entry(K2_ORIGIN_ROW(org[i]) >> shift, K2_ORIGIN_COL(org[i]) >> shift, S);
+  }
+}
+
+// The decoded level of a tree without bottom codes into b: the full traversal of the plan's
+// chunks with the decode as its leaf action (no codes array: it would cost as much memory again).
+static int k2_omp_blocks_descend(const k2_view *A, const k2_omp_plan *cached, uint64_t *b) {
+  const k2_omp_plan *plan = cached;
+  k2_omp_plan *own = NULL;
+  if (plan == NULL) {
+    int rc = k2_omp_plan_new(A, false, &own);
+    if (rc != 0) return rc;
+    plan = own;
+  }
+  const uint64_t nlev = A->levels - plan->task_level;
+  uint64_t **scratch = k2_omp_scratch_new(plan->nthreads, nlev);
+  if (scratch == NULL) {
+    k2_omp_plan_free(own);
+    return GrB_OUT_OF_MEMORY;
+  }
+  k2_product P;  // the decode's only output
+  memset(&P, 0, sizeof P);
+  P.y = b;
+  k2_omp_run_chunks(A, &P, k2_omp_decode_tile, NULL, NULL, plan, scratch, plan->task_level, nlev);
+  k2_omp_scratch_free(scratch, (uint64_t)plan->nthreads * nlev);
+  k2_omp_plan_free(own);
+  return 0;
+}
+
+int k2_omp_blocks_new(const k2_view *A, const k2_omp_plan *plan, uint64_t **blocks, uint64_t *count) {
+  if (!k2_omp_blocks_fit(A)) return K2_DECLINED;
+  pthread_once(&k2_omp_tables_once, k2_block_tables_init);
+  const uint32_t last = A->levels - 1;
+  const uint64_t first = A->level_start[last], n = A->level_start[last + 1] - first;
+  uint64_t *b = k2_malloc((n ? n : 1) * sizeof(uint64_t));
+  if (b == NULL)
+    K2_FAIL(GrB_OUT_OF_MEMORY, "OpenMP engine: not enough memory for the decoded bottom level (%llu nodes)",
+            (unsigned long long)n);
+  if (A->bottom_codes == NULL) {
+    const int rc = k2_omp_blocks_descend(A, plan, b);
+    if (rc != 0) {
+      free(b);
+      return rc;
+    }
+    *blocks = b;
+    *count = n;
+    return 0;
+  }
+  // contiguous ranges of the level, each from its first node's first leaf (a directory lookup)
+  const int nt = n < 16384 ? 1 : omp_get_max_threads();
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    const int th = omp_get_thread_num(), nth = omp_get_num_threads();
+    const uint64_t lo = n * (uint64_t)th / (uint64_t)nth, hi = n * (uint64_t)(th + 1) / (uint64_t)nth;
+    uint64_t q = lo < hi ? k2_view_first_child(A, first + lo) - A->n_internal : 0;
+    for (uint64_t i = lo; i < hi; i++) {
+      const uint32_t S = k2_omp_block4(A, k2_view_sig(A, first + i), &q, true);
+      const uint64_t rc = k2_morton_unshuffle(A->bottom_codes[i]);  // row << 32 | column
+      b[i] = k2_omp_decoded_entry(rc >> 32, rc & UINT64_C(0xFFFFFFFF), S);
+    }
+  }
+  *blocks = b;
+  *count = n;
+  return 0;
+}
+#endif  // K2_OMP_VARIANT
 
 // T's tiles for the levels from..levels-1, five of K2_OMP_STILE words each, carved out of buf.
 static void k2_omp_stiles_init(k2_omp_stiles *T, uint64_t *buf, const k2_view *A, uint32_t from) {
@@ -628,21 +665,9 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
   const uint32_t lvl0 = from_bottom ? last : plan->task_level;
   const uint64_t nlev = blocks != NULL ? 0 : A->levels - lvl0, nbuf = (uint64_t)nthreads * nlev;
   uint64_t **scratch = NULL;
-  if (nbuf > 0) {
-    scratch = k2_calloc(nbuf, sizeof *scratch);
-    bool ok = scratch != NULL;
-    for (uint64_t i = 0; i < nbuf && ok; i++) {
-      scratch[i] = k2_malloc((K2_OMP_TILE + 4) * sizeof(uint64_t));
-      ok = scratch[i] != NULL;
-    }
-    if (!ok) {
-      k2_omp_scratch_free(scratch, nbuf);
-      k2_omp_plan_free(own);
-      K2_FAIL(GrB_OUT_OF_MEMORY,
-              "OpenMP engine: not enough memory for the scratch buffers of %d thread%s (%llu bytes)",
-              nthreads, nthreads == 1 ? "" : "s",
-              (unsigned long long)(nbuf * (K2_OMP_TILE + 4) * sizeof(uint64_t)));
-    }
+  if (nbuf > 0 && (scratch = k2_omp_scratch_new(nthreads, nlev)) == NULL) {
+    k2_omp_plan_free(own);
+    return GrB_OUT_OF_MEMORY;
   }
   k2_omp_fill_identity(P, ny);
 
@@ -655,29 +680,7 @@ int K2_OMP_ENTRY(const k2_view *A, void *state, const k2_product *P) {
     return 0;
   }
 
-  const uint64_t nc = plan->nchunks;
-  // Every thread reaches the loop. A team that cannot be started at all (pthread_create failing
-  // under a memory limit) ends the process inside libgomp ("libgomp: Thread creation failed"):
-  // OpenMP offers no way to catch that. The team may also be smaller than asked (nested
-  // regions): the loop shares the chunks among whoever is there.
-  // One thread: no OpenMP construct at all (a region of one thread still costs libgomp a futex
-  // call per region and per loop's barrier: a third of a small tree's product).
-  if (nthreads > 1) {
-#pragma omp parallel num_threads(nthreads)
-    {
-      k2_omp_scratch sc;
-      memset(&sc, 0, sizeof sc);
-      for (uint64_t l = 0; l < nlev; l++)
-        sc.origin[lvl0 + l] = scratch[(uint64_t)omp_get_thread_num() * nlev + l];
-#pragma omp for schedule(dynamic, 1)
-      for (uint64_t c = 0; c < nc; c++) k2_omp_full_chunk(A, P, leaf, blocks, decoded, &sc, plan, c);
-    }
-  } else {
-    k2_omp_scratch sc;
-    memset(&sc, 0, sizeof sc);
-    for (uint64_t l = 0; l < nlev; l++) sc.origin[lvl0 + l] = scratch[l];
-    for (uint64_t c = 0; c < nc; c++) k2_omp_full_chunk(A, P, leaf, blocks, decoded, &sc, plan, c);
-  }
+  k2_omp_run_chunks(A, P, leaf, blocks, decoded, plan, scratch, lvl0, nlev);
   // the full nodes above the task level span several tasks' outputs: after them, one at a time
   for (uint64_t k = 0; k < plan->n_full_above; k++) {
     const uint64_t o = plan->full_above[2 * k];
